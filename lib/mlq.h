@@ -1,0 +1,421 @@
+/*
+ * libmlq: what cli/ and daemon/ may use.
+ *
+ * Ownership: the caller frees what _new and parsers return; strings inside
+ * a parsed object live in that object's arena and die with it.  Getters
+ * lend const pointers valid until their owner is freed or changed.
+ * lib/ never prints, never exits and keeps no global state.
+ */
+#ifndef MLQ_MLQ_H
+#define MLQ_MLQ_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- errors (err.c) ------------------------------------------------- */
+
+enum mlq_status {
+	MLQ_OK = 0,
+	MLQ_NOTFOUND, /* exit 1: ran fine, matched nothing */
+	MLQ_EUSAGE,   /* exit 2: bad option or argument */
+	MLQ_EINPUT,   /* exit 2: bad message, config or query */
+	MLQ_ENOMEM,   /* exit 3 from here on */
+	MLQ_EIO,
+	MLQ_EDB,
+	MLQ_ENET,
+	MLQ_STATUS_MAX
+};
+
+struct mlq_err {
+	enum mlq_status status;
+	char msg[256]; /* "what: why"; the first failure wins */
+};
+
+/* Records the first failure in err (may be NULL); returns st. */
+enum mlq_status mlq_err_set(struct mlq_err *err, enum mlq_status st,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void mlq_err_clear(struct mlq_err *err);
+/* The process exit code for a status: 0, 1, 2 or 3. */
+int mlq_status_exit(enum mlq_status st);
+
+/* ---- growing text (buf.c) ------------------------------------------- */
+
+/*
+ * data[len] == '\0' always.  Appends never fail loudly: on ENOMEM the
+ * buffer sets 'oom' and ignores further appends; check it once at the end.
+ */
+struct mlq_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+void mlq_buf_init(struct mlq_buf *b);
+void mlq_buf_release(struct mlq_buf *b);
+void mlq_buf_reset(struct mlq_buf *b);
+void mlq_buf_add(struct mlq_buf *b, const void *p, size_t n);
+void mlq_buf_addstr(struct mlq_buf *b, const char *s);
+void mlq_buf_addch(struct mlq_buf *b, char c);
+void mlq_buf_addf(struct mlq_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Hands the text to the caller (free()), leaving b empty. */
+char *mlq_buf_detach(struct mlq_buf *b);
+
+/* ---- arena (arena.c): one owner for a parsed object tree ------------ */
+
+struct mlq_arena;
+
+struct mlq_arena *mlq_arena_new(void);
+void mlq_arena_free(struct mlq_arena *a);
+/* Zeroed memory; NULL on ENOMEM. */
+void *mlq_arena_alloc(struct mlq_arena *a, size_t n);
+char *mlq_arena_strndup(struct mlq_arena *a, const char *s, size_t n);
+char *mlq_arena_strdup(struct mlq_arena *a, const char *s);
+/* Grows an arena array of 'size'-byte items to hold n+1; NULL on ENOMEM. */
+void *mlq_arena_grow(struct mlq_arena *a, void *arr, size_t n, size_t size);
+
+/* ---- text helpers (text.c) ------------------------------------------ */
+
+/*
+ * Appends s to b with C0/C1 controls, DEL and ESC made visible (\e, \x..)
+ * and invalid UTF-8 replaced by U+FFFD: mail never reaches a terminal raw.
+ */
+void mlq_text_escape(struct mlq_buf *b, const char *s, size_t n);
+/* Replaces invalid UTF-8 sequences in s with U+FFFD, appending to b. */
+void mlq_text_utf8_clean(struct mlq_buf *b, const char *s, size_t n);
+/* ASCII case-insensitive prefix test. */
+bool mlq_text_has_prefix_ci(const char *s, size_t n, const char *prefix);
+
+/* ---- dates (date.c) ------------------------------------------------- */
+
+/*
+ * Parses an RFC 5322 date, tolerating the broken forms found on lists
+ * (missing weekday or seconds, bogus zones such as +2000, named zones,
+ * two-digit years, ISO 8601 from git).  On success stores UTC seconds.
+ */
+bool mlq_date_parse(const char *s, int64_t *utc);
+/* "2021-04-06T19:16:56Z" into out (at least 21 bytes). */
+void mlq_date_format_rfc3339(int64_t utc, char *out, size_t outlen);
+/*
+ * A command-line date: YYYY-MM-DD (UTC midnight) or relative 7d, 2w, 3m,
+ * 1y counted back from 'now'.
+ */
+bool mlq_date_parse_arg(const char *s, int64_t now, int64_t *utc);
+
+/* ---- subjects (subject.c) ------------------------------------------- */
+
+struct mlq_subject {
+	const char *title;    /* Re:/Fwd:, list tags and [PATCH ...] removed */
+	const char *norm;     /* title lower-cased, whitespace folded: for matching */
+	const char *prefix;   /* inside the patch brackets other than PATCH/RFC/vN/i/n, e.g. "net-next"; "" if none */
+	int version;          /* 1 when no vN */
+	int index;            /* i of i/n; 0 when absent */
+	int total;            /* n of i/n; 0 when absent */
+	bool is_reply;        /* Re:, AW:, Sv:, ... in front */
+	bool is_forward;      /* Fwd: */
+	bool has_patch_tag;   /* [PATCH...] or [RFC...] or [GIT PULL] */
+	bool is_rfc;
+	bool is_pull;         /* [GIT PULL] or "GIT PULL" */
+	int revert_depth;     /* 1 for Revert "x", 2 for Revert "Revert "x"" */
+	const char *reverted; /* the innermost quoted title when revert_depth > 0 */
+};
+
+/* Fills out from a decoded subject; strings go to arena a. */
+enum mlq_status mlq_subject_parse(const char *s, struct mlq_arena *a,
+    struct mlq_subject *out, struct mlq_err *err);
+
+/* ---- trailers (trailer.c) ------------------------------------------- */
+
+struct mlq_trailer {
+	const char *key;   /* canonical spelling: "Acked-by", "Nacked-by", "Fixes" */
+	const char *value; /* the text after the colon, trimmed */
+	const char *name;  /* for person trailers: the name; "" otherwise */
+	const char *email; /* for person trailers: the address, lower-cased; "" otherwise */
+	size_t line;       /* 1-based line in the text given */
+};
+
+/*
+ * Finds trailer lines in a message body (text before the diff and the
+ * signature; quoted lines are skipped).  Known keys: Signed-off-by,
+ * Acked-by, Reviewed-by, Tested-by, Nacked-by (NAKed-by), Reported-by,
+ * Suggested-by, Co-developed-by, Cc, Fixes, Link.
+ */
+enum mlq_status mlq_trailer_parse(const char *text, size_t len,
+    struct mlq_arena *a, struct mlq_trailer **out, size_t *n,
+    struct mlq_err *err);
+
+/* ---- patches (patch.c) ---------------------------------------------- */
+
+enum mlq_file_flags {
+	MLQ_FILE_NEW = 1 << 0,
+	MLQ_FILE_DELETED = 1 << 1,
+	MLQ_FILE_RENAMED = 1 << 2,
+	MLQ_FILE_BINARY = 1 << 3,
+	MLQ_FILE_COPIED = 1 << 4,
+};
+
+struct mlq_patch_file {
+	const char *path;     /* new path (old path for a deleted file) */
+	const char *old_path; /* differs from path on rename/copy */
+	int insertions;
+	int deletions;
+	unsigned flags;
+};
+
+struct mlq_patch {
+	struct mlq_patch_file *files;
+	size_t nfiles;
+	int insertions;
+	int deletions;
+	char patch_id[41]; /* 40 hex digits; "" when there is no diff */
+	size_t diff_start; /* byte offset of the first diff line in the text */
+};
+
+/*
+ * Finds a git or quilt style diff in text and describes it.  'found' is
+ * false (and *out zeroed) when there is none.  The patch id ignores
+ * whitespace and line numbers, so the same change mailed twice matches.
+ */
+enum mlq_status mlq_patch_parse(const char *text, size_t len,
+    struct mlq_arena *a, struct mlq_patch *out, bool *found,
+    struct mlq_err *err);
+
+/* ---- reply tags and statuses (classify.c) --------------------------- */
+
+enum mlq_tag {
+	MLQ_TAG_NACK = 1 << 0,
+	MLQ_TAG_ACK = 1 << 1,
+	MLQ_TAG_REVIEWED = 1 << 2,
+	MLQ_TAG_TESTED = 1 << 3,
+	MLQ_TAG_QUESTION = 1 << 4,
+	MLQ_TAG_CHANGES = 1 << 5, /* "changes-requested" */
+	MLQ_TAG_APPLIED = 1 << 6,
+	MLQ_TAG_REVERT = 1 << 7,
+};
+#define MLQ_TAG_COUNT 8
+
+/* "nack", "changes-requested", ...; NULL for an unknown bit. */
+const char *mlq_tag_name(unsigned tag);
+/* The bit for a tag name, 0 if unknown. */
+unsigned mlq_tag_from_name(const char *name);
+
+enum mlq_state {
+	MLQ_STATE_NONE = 0, /* not a submission */
+	MLQ_STATE_PENDING,
+	MLQ_STATE_QUESTIONED,
+	MLQ_STATE_REVIEWED,
+	MLQ_STATE_CHANGES,
+	MLQ_STATE_SUPERSEDED,
+	MLQ_STATE_APPLIED,
+	MLQ_STATE_NACKED,
+	MLQ_STATE_REVERTED,
+};
+
+const char *mlq_state_name(enum mlq_state s);
+enum mlq_state mlq_state_from_name(const char *name);
+
+struct mlq_evidence {
+	unsigned tag;     /* one MLQ_TAG_ bit */
+	const char *line; /* the line of the reply's own text that earned it */
+	const char *rule; /* the rule's name, for `show` and the tests */
+};
+
+/*
+ * Tags a reply from its own text only: quoted lines, attribution lines,
+ * the diff and the signature are never evidence.  'by_submitter' is true
+ * when the reply comes from the submission's author (who cannot question
+ * their own patch).  Evidence strings go to arena a.
+ */
+enum mlq_status mlq_classify_reply(const char *body, size_t len,
+    bool by_submitter, struct mlq_arena *a, unsigned *tags,
+    struct mlq_evidence **ev, size_t *nev, struct mlq_err *err);
+
+/* ---- a parsed message (parse.c) ------------------------------------- */
+
+enum mlq_addr_role {
+	MLQ_ROLE_FROM = 1,
+	MLQ_ROLE_TO = 2,
+	MLQ_ROLE_CC = 3,
+	MLQ_ROLE_TRAILER = 4,
+};
+
+struct mlq_addr {
+	const char *name;  /* decoded UTF-8; "" when absent */
+	const char *email; /* lower-cased; "" when absent */
+	enum mlq_addr_role role;
+};
+
+struct mlq_msg {
+	struct mlq_arena *arena; /* owns everything below */
+	const char *msgid;       /* without <>; synthetic if the mail had none */
+	bool msgid_synthetic;
+	const char *subject; /* decoded UTF-8 */
+	struct mlq_addr from;
+	struct mlq_addr *addrs; /* To, Cc and trailer addresses */
+	size_t naddrs;
+	const char *date_raw; /* the Date: text as sent; "" when missing */
+	int64_t date;         /* UTC seconds; valid only if date_ok */
+	bool date_ok;
+	const char *in_reply_to; /* NULL when absent */
+	const char **refs;       /* References, oldest first, In-Reply-To last */
+	size_t nrefs;
+	const char *list_id; /* List-Id's <...> part; NULL when absent */
+	const char *body;    /* text/plain parts in UTF-8, LF line ends */
+	size_t body_len;
+	const char *commit; /* commit id from git show / format-patch input */
+	struct mlq_subject subj;
+	struct mlq_trailer *trailers;
+	size_t ntrailers;
+	struct mlq_patch patch;
+	bool is_patch; /* carries a diff */
+	/* The reply's own tags and their evidence (classify.c). */
+	unsigned tags;
+	struct mlq_evidence *evidence;
+	size_t nevidence;
+	/* The raw message, deflated (for the store), and its size. */
+	const unsigned char *zraw;
+	size_t zraw_len;
+	size_t raw_len;
+};
+
+/*
+ * Parses one message (without any mbox "From " line).  'raw' is only
+ * borrowed.  MLQ_EINPUT when the bytes are not a mail, with the reason in
+ * err.  On MLQ_OK the caller owns *out (mlq_msg_free).
+ */
+enum mlq_status mlq_msg_parse(const char *raw, size_t len,
+    struct mlq_msg **out, struct mlq_err *err);
+void mlq_msg_free(struct mlq_msg *m);
+
+/* zlib deflate/inflate for stored raw mail (zraw.c). */
+enum mlq_status mlq_zraw_pack(const char *raw, size_t len,
+    struct mlq_arena *a, const unsigned char **out, size_t *outlen,
+    struct mlq_err *err);
+enum mlq_status mlq_zraw_unpack(const void *z, size_t zlen, size_t rawlen,
+    struct mlq_buf *out, struct mlq_err *err);
+
+/* ---- reading sources of mail (reader.c, mbox.c, maildir.c) ---------- */
+
+struct mlq_reader;
+
+/*
+ * Opens an mbox (mboxo/mboxrd, plain or gzip), a maildir, a directory of
+ * message files, a single message file, or "-" for standard input.
+ * Input is streamed: memory is bounded by the largest message.
+ */
+enum mlq_status mlq_reader_open(const char *path, struct mlq_reader **out,
+    struct mlq_err *err);
+/*
+ * The next message, mbox line removed and mboxrd quoting undone.  The
+ * bytes are lent until the next call.  MLQ_NOTFOUND at the end.
+ * *pos is the 1-based message number within the source.
+ */
+enum mlq_status mlq_reader_next(struct mlq_reader *r, const char **msg,
+    size_t *len, uint64_t *pos, struct mlq_err *err);
+/* Bytes consumed so far and the total (0 when unknown, e.g. a pipe). */
+void mlq_reader_progress(const struct mlq_reader *r, uint64_t *done,
+    uint64_t *total);
+void mlq_reader_close(struct mlq_reader *r);
+
+/*
+ * Splits an in-memory mbox stream fed in chunks (HTTP bodies): feed bytes,
+ * get whole messages through the callback.  mboxrd quoting is undone.
+ */
+struct mlq_mbox_split;
+typedef enum mlq_status (*mlq_mbox_msg_fn)(const char *msg, size_t len,
+    void *arg);
+enum mlq_status mlq_mbox_split_new(mlq_mbox_msg_fn fn, void *arg,
+    struct mlq_mbox_split **out, struct mlq_err *err);
+enum mlq_status mlq_mbox_split_feed(struct mlq_mbox_split *s,
+    const char *p, size_t n, struct mlq_err *err);
+/* Flushes the last message. */
+enum mlq_status mlq_mbox_split_finish(struct mlq_mbox_split *s,
+    struct mlq_err *err);
+void mlq_mbox_split_free(struct mlq_mbox_split *s);
+
+/* ---- the store (store.c, schema.c) ---------------------------------- */
+
+struct mlq_store;
+
+enum mlq_store_mode {
+	MLQ_STORE_READ = 0,
+	MLQ_STORE_WRITE = 1, /* creates and migrates the database */
+};
+
+enum mlq_status mlq_store_open(const char *path, enum mlq_store_mode mode,
+    struct mlq_store **out, struct mlq_err *err);
+void mlq_store_close(struct mlq_store *st);
+
+/* One BEGIN IMMEDIATE ... COMMIT per batch. */
+enum mlq_status mlq_store_begin(struct mlq_store *st, struct mlq_err *err);
+enum mlq_status mlq_store_commit(struct mlq_store *st, struct mlq_err *err);
+void mlq_store_rollback(struct mlq_store *st);
+
+/*
+ * Stores a parsed message under its Message-Id, or, if that id is already
+ * stored, only records 'list' (may be NULL) for it.  Threads, links and
+ * statuses are brought up to date.  *is_new tells which happened.
+ */
+enum mlq_status mlq_store_put(struct mlq_store *st, const struct mlq_msg *m,
+    const char *list, bool *is_new, struct mlq_err *err);
+
+/* A source's cursor; *out is NULL when none (caller frees). */
+enum mlq_status mlq_store_cursor_get(struct mlq_store *st, const char *source,
+    char **out, struct mlq_err *err);
+/* Call inside the batch's transaction so cursor and mail commit together. */
+enum mlq_status mlq_store_cursor_set(struct mlq_store *st, const char *source,
+    const char *cursor, struct mlq_err *err);
+
+/* ---- the import pipeline (ingest.c) --------------------------------- */
+
+/*
+ * Parse workers beside the single SQLite writer, joined by a bounded
+ * ordered queue: the caller adds raw messages; workers parse, classify
+ * and compress them; the writer stores them in order and commits in
+ * batches.  A message that cannot be parsed is rejected and counted; it
+ * never stops the rest.
+ */
+struct mlq_ingest;
+
+struct mlq_ingest_stats {
+	uint64_t added;    /* messages handed to mlq_ingest_add */
+	uint64_t stored;   /* new messages */
+	uint64_t dup;      /* already stored */
+	uint64_t rejected; /* could not be parsed */
+};
+
+/* Called on the writer thread for each rejected message. */
+typedef void (*mlq_reject_fn)(const char *origin, uint64_t pos,
+    const char *why, void *arg);
+
+struct mlq_ingest_opts {
+	int workers;         /* parse threads; 0 = one per core */
+	int batch;           /* messages per transaction; 0 = default */
+	mlq_reject_fn on_reject;
+	void *arg;
+};
+
+enum mlq_status mlq_ingest_new(struct mlq_store *st,
+    const struct mlq_ingest_opts *opts, struct mlq_ingest **out,
+    struct mlq_err *err);
+/*
+ * Queues a copy of raw (blocks while the queue is full).  origin and list
+ * are copied; pos is the message's position, for reject reports.
+ */
+enum mlq_status mlq_ingest_add(struct mlq_ingest *ing, const char *raw,
+    size_t len, const char *origin, uint64_t pos, const char *list,
+    struct mlq_err *err);
+/*
+ * Waits until everything queued is stored, records 'cursor' for 'source'
+ * (both may be NULL) and commits.  A failure rolls the batch back.
+ */
+enum mlq_status mlq_ingest_sync(struct mlq_ingest *ing, const char *source,
+    const char *cursor, struct mlq_err *err);
+void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
+/* Stops the threads; what was not synced is rolled back. */
+void mlq_ingest_free(struct mlq_ingest *ing);
+
+#endif

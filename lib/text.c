@@ -1,0 +1,106 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "mlq-int.h"
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t
+utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+void
+mlq_text_utf8_clean(struct mlq_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, start = 0, l;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		l = utf8_seq_len(p + i, n - i);
+		if (l != 0) {
+			i += l;
+			continue;
+		}
+		mlq_buf_add(b, s + start, i - start);
+		mlq_buf_addstr(b, "\xef\xbf\xbd");
+		start = ++i;
+	}
+	mlq_buf_add(b, s + start, i - start);
+}
+
+void
+mlq_text_escape(struct mlq_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, l;
+	uint32_t cp;
+
+	while (i < n) {
+		if (p[i] == '\t') {
+			mlq_buf_addch(b, ' ');
+			i++;
+		} else if (p[i] == 0x1b) {
+			mlq_buf_addstr(b, "\\e");
+			i++;
+		} else if (p[i] < 0x20 || p[i] == 0x7f) {
+			mlq_buf_addf(b, "\\x%02x", p[i]);
+			i++;
+		} else if (p[i] < 0x80) {
+			mlq_buf_addch(b, (char)p[i]);
+			i++;
+		} else if ((l = utf8_seq_len(p + i, n - i)) == 0) {
+			mlq_buf_addstr(b, "\xef\xbf\xbd");
+			i++;
+		} else {
+			/* C1 controls (U+0080..U+009F) act as escapes on some terminals. */
+			cp = l == 2 ? ((uint32_t)(p[i] & 0x1f) << 6) | (p[i + 1] & 0x3f) : 0x100;
+			if (cp >= 0x80 && cp <= 0x9f)
+				mlq_buf_addf(b, "\\u%04x", (unsigned)cp);
+			else
+				mlq_buf_add(b, s + i, l);
+			i += l;
+		}
+	}
+}
+
+bool
+mlq_text_has_prefix_ci(const char *s, size_t n, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; prefix[i] != '\0'; i++)
+		if (i >= n || mlq__lower(s[i]) != mlq__lower(prefix[i]))
+			return false;
+	return true;
+}
