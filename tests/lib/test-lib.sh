@@ -1,0 +1,112 @@
+# Sourced by tests/integ/T*.sh: TAP helpers, a private temp dir with its
+# own HOME, config and database, and a trap that stops every server the
+# test started (register them with test_cleanup_pid / test_on_exit).
+set -u
+
+: "${top_builddir:?run through make check}"
+: "${top_srcdir:?run through make check}"
+
+MLQ="$top_builddir/cli/mlq"
+MLQD="$top_builddir/daemon/mlqd"
+TEST_NAME=$(basename "$0" .sh)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mlq-$TEST_NAME.XXXXXX")
+chmod 755 "$TMP"
+export HOME="$TMP/home" MLQ_DB="$TMP/mlq.db" MLQ_CONFIG="$TMP/config"
+export XDG_DATA_HOME="$HOME/.local/share" XDG_CONFIG_HOME="$HOME/.config"
+mkdir -p "$HOME"
+: >"$MLQ_CONFIG"
+
+_test_n=0
+_test_failed=0
+_test_exit_cmds=
+
+test_on_exit() { _test_exit_cmds="$1; $_test_exit_cmds"; }
+
+test_cleanup_pid() {
+	# Stop a server by pid: polite first, then firmly.
+	_p=$1
+	kill "$_p" 2>/dev/null || return 0
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+		kill -0 "$_p" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -9 "$_p" 2>/dev/null
+}
+
+_test_finish() {
+	eval "$_test_exit_cmds"
+	if [ -z "${MLQ_KEEP_TMP:-}" ]; then rm -rf "$TMP"; fi
+}
+trap _test_finish EXIT
+trap 'exit 130' INT TERM
+
+ok() {
+	_test_n=$((_test_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_test_n - $2"
+	else
+		_test_failed=$((_test_failed + 1))
+		echo "not ok $_test_n - $2"
+	fi
+}
+
+# is GOT WANT NAME: exact string comparison with a diff on failure.
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		printf '%s\n' "$1" >"$TMP/.got"
+		printf '%s\n' "$2" >"$TMP/.want"
+		diff -u "$TMP/.want" "$TMP/.got" | sed 's/^/# /'
+	fi
+}
+
+# run_ok NAME CMD...: the command must exit 0.
+run_ok() {
+	_name=$1; shift
+	if "$@" >"$TMP/.out" 2>"$TMP/.err"; then ok 0 "$_name"; else
+		_rc=$?; ok 1 "$_name"; echo "# exit $_rc: $*"; sed 's/^/# /' "$TMP/.err"; fi
+}
+
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+
+# need TOOL...: a missing tool skips the test, but fails it under CI=true.
+need() {
+	for _t in "$@"; do
+		command -v "$_t" >/dev/null 2>&1 && continue
+		if [ "${CI:-}" = true ]; then
+			echo "Bail out! $_t is missing under CI=true"; exit 1
+		fi
+		skip_all "$_t is not installed"
+	done
+}
+
+# The read-only shared data (seeds/, corpus/), or skip.
+SHARED=${MLQ_SHARED:-$top_srcdir/../shared}
+need_shared() {
+	[ -d "$SHARED/seeds" ] && return 0
+	if [ "${CI:-}" = true ]; then
+		echo "Bail out! ../shared is missing under CI=true"; exit 1
+	fi
+	skip_all "../shared (seeds and corpus) is not beside the source tree"
+}
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+	perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr=>"127.0.0.1",LocalPort=>0,Listen=>1,ReuseAddr=>1)->sockport'
+}
+
+# wait_for SECONDS CMD...: poll until CMD succeeds (no blind sleeps).
+wait_for() {
+	_deadline=$(($(date +%s) + $1)); shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$_deadline" ] && return 1
+		sleep 0.05
+	done
+}
+
+test_done() {
+	echo "1..$_test_n"
+	[ "$_test_failed" -eq 0 ]
+}
