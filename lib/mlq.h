@@ -369,6 +369,28 @@ enum mlq_status mlq_store_cursor_get(struct mlq_store *st, const char *source,
 enum mlq_status mlq_store_cursor_set(struct mlq_store *st, const char *source,
     const char *cursor, struct mlq_err *err);
 
+/* What `mlq sources` shows of one configured source. */
+struct mlq_source_state {
+	const char *name;   /* the config's [source "NAME"] */
+	const char *url;    /* redacted: never a password */
+	const char *kind;   /* "http", "imap", "mbox", "maildir" */
+	const char *cursor; /* NULL when none yet */
+	int64_t last_poll;  /* UTC seconds; 0 = never */
+	int64_t last_ok;
+	int64_t next_poll;
+	const char *last_error; /* NULL when the last poll succeeded */
+	uint64_t ingested;      /* new messages stored from this source, ever */
+};
+
+typedef int (*mlq_source_fn)(const struct mlq_source_state *s, void *arg);
+/* Calls fn for each recorded source, by name; a non-zero return stops. */
+enum mlq_status mlq_store_source_list(struct mlq_store *st, mlq_source_fn fn,
+    void *arg, struct mlq_err *err);
+/* The state recorded for one source; MLQ_NOTFOUND if none.  Strings in *out
+ * live until the next call on st. */
+enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
+    struct mlq_source_state *out, struct mlq_err *err);
+
 /* ---- the import pipeline (ingest.c) --------------------------------- */
 
 /*
@@ -408,12 +430,23 @@ enum mlq_status mlq_ingest_new(struct mlq_store *st,
 enum mlq_status mlq_ingest_add(struct mlq_ingest *ing, const char *raw,
     size_t len, const char *origin, uint64_t pos, const char *list,
     struct mlq_err *err);
+/* The same, counting new messages towards source 'source' (may be NULL). */
+enum mlq_status mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
+    const char *raw, size_t len, const char *origin, uint64_t pos,
+    const char *list, struct mlq_err *err);
 /*
  * Waits until everything queued is stored, records 'cursor' for 'source'
  * (both may be NULL) and commits.  A failure rolls the batch back.
  */
 enum mlq_status mlq_ingest_sync(struct mlq_ingest *ing, const char *source,
     const char *cursor, struct mlq_err *err);
+/*
+ * Queues a source's state (not its cursor: that goes with mlq_ingest_sync)
+ * for the writer, which records it in order with the mail before it.
+ * 'ingested' is ignored: the writer counts what it stores per source.
+ */
+enum mlq_status mlq_ingest_source_save(struct mlq_ingest *ing,
+    const struct mlq_source_state *s, struct mlq_err *err);
 void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
 /* Stops the threads; what was not synced is rolled back. */
 void mlq_ingest_free(struct mlq_ingest *ing);
