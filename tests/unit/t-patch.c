@@ -428,6 +428,10 @@ static const struct tricky trickies[] = {
 	    "--- \"a/sp ace\\tx.c\"\t\n+++ \"b/sp ace\\tx.c\"\t\n"
 	    "@@ -1 +1,2 @@\n a\n+b\n",
 	    1, "sp ace\tx.c", "sp ace\tx.c", 0, 1, 0, "diff --git" },
+	{ "octal escapes in a quoted name",
+	    "diff --git \"a/caf\\303\\251.c\" \"b/caf\\303\\251.c\"\n"
+	    "old mode 100644\nnew mode 100755\n",
+	    1, "caf\xc3\xa9.c", "caf\xc3\xa9.c", 0, 0, 0, "diff --git" },
 	{ "names with spaces in diff --git only",
 	    "diff --git a/my file b/my file\nold mode 100644\nnew mode 100755\n",
 	    1, "my file", "my file", 0, 0, 0, "diff --git" },
