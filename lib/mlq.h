@@ -302,36 +302,64 @@ enum mlq_status mlq_zraw_unpack(const void *z, size_t zlen, size_t rawlen,
 struct mlq_reader;
 
 /*
- * Opens an mbox (mboxo/mboxrd, plain or gzip), a maildir, a directory of
- * message files, a single message file, or "-" for standard input.
+ * Opens a source of mail:
+ * - "-": standard input;
+ * - a directory with cur/ or new/: a maildir, the files of cur/ then new/;
+ * - any other directory: every regular file below it, recursively;
+ *   files are sorted by name, dotfiles and a maildir's tmp/ are skipped,
+ *   and each file is one message (a leading "From " line is removed, so
+ *   git format-patch files work);
+ * - a file: gzip (magic 1f 8b) is inflated as it is read; content that
+ *   starts with "From " is an mbox (mboxo or mboxrd), anything else is
+ *   one message.
  * Input is streamed: memory is bounded by the largest message.
+ * MLQ_EIO when path cannot be opened or listed; on MLQ_OK the caller owns
+ * *out (mlq_reader_close).
  */
 enum mlq_status mlq_reader_open(const char *path, struct mlq_reader **out,
     struct mlq_err *err);
 /*
  * The next message, mbox line removed and mboxrd quoting undone.  The
  * bytes are lent until the next call.  MLQ_NOTFOUND at the end.
- * *pos is the 1-based message number within the source.
+ * *pos is the 1-based message number within an mbox, or the file's
+ * number within a directory (an empty file is no message but counts).
+ * A failure concerns one message, whose number is in *pos: MLQ_EINPUT
+ * for one larger than MLQ_MAX_MESSAGE_BYTES or for gzip data that is
+ * corrupt or cut short (the messages before it were returned), MLQ_EIO
+ * for a file that cannot be read, MLQ_ENOMEM.  The caller may call again
+ * after any failure: reading goes on with the next message or file, or
+ * ends (MLQ_NOTFOUND) when the stream cannot be read further.
  */
 enum mlq_status mlq_reader_next(struct mlq_reader *r, const char **msg,
     size_t *len, uint64_t *pos, struct mlq_err *err);
-/* Bytes consumed so far and the total (0 when unknown, e.g. a pipe). */
+/*
+ * Bytes read so far and the total, for a progress percentage: bytes of
+ * the file as stored (compressed ones for gzip), for a directory the sum
+ * of its files' sizes; the total is 0 when unknown (a pipe).
+ */
 void mlq_reader_progress(const struct mlq_reader *r, uint64_t *done,
     uint64_t *total);
 void mlq_reader_close(struct mlq_reader *r);
 
 /*
- * Splits an in-memory mbox stream fed in chunks (HTTP bodies): feed bytes,
- * get whole messages through the callback.  mboxrd quoting is undone.
+ * Splits an in-memory mbox stream fed in chunks of any size (HTTP
+ * bodies): feed bytes, get whole messages through the callback, the
+ * "From " line removed and mboxrd quoting undone, as mlq_reader_next
+ * does.  The message is lent to the callback for the call only; a status
+ * other than MLQ_OK from it stops the feed and is returned.  A message
+ * larger than MLQ_MAX_MESSAGE_BYTES is skipped: the call in which it ends
+ * still delivers the rest of its chunk, then returns MLQ_EINPUT naming
+ * the message; the splitter stays usable.
  */
 struct mlq_mbox_split;
 typedef enum mlq_status (*mlq_mbox_msg_fn)(const char *msg, size_t len,
     void *arg);
+/* On MLQ_OK the caller owns *out (mlq_mbox_split_free); arg is borrowed. */
 enum mlq_status mlq_mbox_split_new(mlq_mbox_msg_fn fn, void *arg,
     struct mlq_mbox_split **out, struct mlq_err *err);
 enum mlq_status mlq_mbox_split_feed(struct mlq_mbox_split *s,
     const char *p, size_t n, struct mlq_err *err);
-/* Flushes the last message. */
+/* Flushes the last message; the splitter can then start a new stream. */
 enum mlq_status mlq_mbox_split_finish(struct mlq_mbox_split *s,
     struct mlq_err *err);
 void mlq_mbox_split_free(struct mlq_mbox_split *s);
