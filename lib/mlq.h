@@ -120,7 +120,7 @@ struct mlq_subject {
 	bool is_rfc;
 	bool is_pull;         /* [GIT PULL] or "GIT PULL" */
 	int revert_depth;     /* 1 for Revert "x", 2 for Revert "Revert "x"" */
-	const char *reverted; /* the innermost quoted title when revert_depth > 0 */
+	const char *reverted; /* inside the outermost Revert "...", for linking; NULL when revert_depth == 0 */
 };
 
 /* Fills out from a decoded subject; strings go to arena a. */
