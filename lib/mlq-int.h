@@ -30,4 +30,7 @@ void mlq__sha1_final(struct mlq__sha1 *c, unsigned char out[20]);
 /* 40 lower-case hex digits and a NUL. */
 void mlq__sha1_hex(const unsigned char d[20], char out[41]);
 
+/* The name of classify.c's i-th rule, NULL past the last: for the tests. */
+const char *mlq__classify_rule_name(size_t i);
+
 #endif
