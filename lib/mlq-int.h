@@ -79,5 +79,7 @@ bool mlq__dir_is_maildir(const char *dir);
  */
 enum mlq_status mlq__dir_list(const char *dir, char ***files, size_t *nfiles,
     uint64_t *total, struct mlq_err *err);
+/* The name of classify.c's i-th rule, NULL past the last: for the tests. */
+const char *mlq__classify_rule_name(size_t i);
 
 #endif

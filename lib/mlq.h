@@ -227,7 +227,11 @@ struct mlq_evidence {
  * Tags a reply from its own text only: quoted lines, attribution lines,
  * the diff and the signature are never evidence.  'by_submitter' is true
  * when the reply comes from the submission's author (who cannot question
- * their own patch).  Evidence strings go to arena a.
+ * their own patch, ask for changes to it or ack, review or test it; a
+ * self-NACK and "applied" still count).  *ev gets one entry per tag set,
+ * in tag bit order, with the first line that earned it; the entries and
+ * their lines live in arena a, rule names are static.  MLQ_ENOMEM leaves
+ * *tags 0 and *nev 0.  The text need not be NUL-terminated.
  */
 enum mlq_status mlq_classify_reply(const char *body, size_t len,
     bool by_submitter, struct mlq_arena *a, unsigned *tags,
