@@ -81,5 +81,15 @@ enum mlq_status mlq__dir_list(const char *dir, char ***files, size_t *nfiles,
     uint64_t *total, struct mlq_err *err);
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */
 const char *mlq__classify_rule_name(size_t i);
+/* Adds n to a source's count of stored messages. */
+enum mlq_status mlq__store_source_count(struct mlq_store *st,
+    const char *source, uint64_t n, struct mlq_err *err);
+/* Records a source's state: everything but its cursor and count. */
+enum mlq_status mlq__store_source_save(struct mlq_store *st,
+    const struct mlq_source_state *src, struct mlq_err *err);
+
+/* Appends a domain reversed by labels, lower-cased, with a final dot:
+ * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */
+void mlq__rdomain(struct mlq_buf *b, const char *domain);
 
 #endif

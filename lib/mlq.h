@@ -56,6 +56,8 @@ struct mlq_buf {
 void mlq_buf_init(struct mlq_buf *b);
 void mlq_buf_release(struct mlq_buf *b);
 void mlq_buf_reset(struct mlq_buf *b);
+/* Room for n more bytes (and the NUL); false, with oom set, on failure. */
+bool mlq_buf_grow(struct mlq_buf *b, size_t n);
 void mlq_buf_add(struct mlq_buf *b, const void *p, size_t n);
 void mlq_buf_addstr(struct mlq_buf *b, const char *s);
 void mlq_buf_addch(struct mlq_buf *b, char c);
@@ -422,6 +424,101 @@ enum mlq_status mlq_store_source_list(struct mlq_store *st, mlq_source_fn fn,
  * live until the next call on st. */
 enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
     struct mlq_source_state *out, struct mlq_err *err);
+
+/* ---- queries (query.c builds, store-search.c runs) ------------------- */
+
+/* A search: every field set narrows it (AND); zero values match all. */
+struct mlq_query {
+	const char *from;    /* address, @domain or domain (subdomains too) */
+	const char *addr;    /* the same over From, To, Cc and trailers */
+	const char *subject; /* substring, ASCII case-insensitive */
+	const char *list;
+	const char *file;    /* a path, or a directory the patch touches */
+	bool has_since, has_until;
+	int64_t since, until; /* UTC seconds: date >= since, date < until */
+	enum mlq_state status; /* MLQ_STATE_NONE: any */
+	unsigned tag;          /* one MLQ_TAG_ bit; 0: any */
+	bool patches;          /* submissions only */
+	const char *fts;       /* an FTS5 expression (from mlq_query_text) */
+	int64_t limit;         /* 0: no limit */
+};
+
+/*
+ * Reads free text with lore-style prefixes (s: b: f: dfn: d:) into q:
+ * plain words and s:/b: become the FTS5 expression, f: sets from, a:/t:/c:
+ * addr, dfn: file, d:A..B the dates.  Strings live in arena a, which must
+ * outlive q.  MLQ_EINPUT with a reason for what it cannot read.
+ */
+enum mlq_status mlq_query_text(struct mlq_query *q, const char *text,
+    int64_t now, struct mlq_arena *a, struct mlq_err *err);
+
+/* One stored message as search and thread list it. */
+struct mlq_hit {
+	int64_t id;
+	const char *msgid;
+	const char *subject;
+	const char *from_name;
+	const char *from_email;
+	const char *list; /* NULL when none */
+	bool date_ok;
+	int64_t date;
+	int kind; /* 0 other, 1 patch, 2 cover letter, 3 pull request */
+	enum mlq_state status;
+	unsigned tags;
+	const char *parent; /* Message-Id it replies to; NULL if none */
+	int64_t thread;
+	int version, index, total;
+	int insertions, deletions;
+	const char *date_raw;
+};
+
+/* Hits are lent to fn for the call only; non-zero from fn stops. */
+typedef int (*mlq_hit_fn)(const struct mlq_hit *h, void *arg);
+
+/* Newest first.  MLQ_NOTFOUND when nothing matched. */
+enum mlq_status mlq_store_search(struct mlq_store *st,
+    const struct mlq_query *q, mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* One message by Message-Id (with or without <>); MLQ_NOTFOUND if absent. */
+enum mlq_status mlq_store_get(struct mlq_store *st, const char *msgid,
+    mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* Every message of a thread, oldest first. */
+enum mlq_status mlq_store_thread(struct mlq_store *st, int64_t thread,
+    mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* Message-Ids a thread names that are not stored (lost or not yet seen). */
+typedef int (*mlq_ghost_fn)(const char *msgid, void *arg);
+enum mlq_status mlq_store_ghosts(struct mlq_store *st, int64_t thread,
+    mlq_ghost_fn fn, void *arg, struct mlq_err *err);
+/* The original bytes of a stored message, appended to out. */
+enum mlq_status mlq_store_raw(struct mlq_store *st, int64_t id,
+    struct mlq_buf *out, struct mlq_err *err);
+
+typedef int (*mlq_file_fn)(const struct mlq_patch_file *f, void *arg);
+enum mlq_status mlq_store_files(struct mlq_store *st, int64_t id,
+    mlq_file_fn fn, void *arg, struct mlq_err *err);
+typedef int (*mlq_trailer_fn)(const struct mlq_trailer *t, void *arg);
+enum mlq_status mlq_store_trailers(struct mlq_store *st, int64_t id,
+    mlq_trailer_fn fn, void *arg, struct mlq_err *err);
+typedef int (*mlq_evidence_fn)(const struct mlq_evidence *e, void *arg);
+enum mlq_status mlq_store_evidence(struct mlq_store *st, int64_t id,
+    mlq_evidence_fn fn, void *arg, struct mlq_err *err);
+
+enum mlq_link_kind {
+	MLQ_LINK_REVERT = 1,  /* src reverts dst */
+	MLQ_LINK_FIXES = 2,   /* src names dst in Fixes: */
+	MLQ_LINK_VERSION = 3, /* src is a later version of dst */
+};
+/* Messages linked to id: those pointing at it (incoming) or it at them. */
+enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
+    enum mlq_link_kind kind, bool incoming, mlq_hit_fn fn, void *arg,
+    struct mlq_err *err);
+
+/* Counts for `mlq status`. */
+struct mlq_store_counts {
+	int64_t messages, submissions, threads, ghosts, lists, sources;
+	int64_t db_bytes;
+};
+enum mlq_status mlq_store_counts(struct mlq_store *st,
+    struct mlq_store_counts *out, struct mlq_err *err);
 
 /* ---- the import pipeline (ingest.c) --------------------------------- */
 
