@@ -91,5 +91,36 @@ enum mlq_status mlq__store_source_save(struct mlq_store *st,
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */
 void mlq__rdomain(struct mlq_buf *b, const char *domain);
+/* ---- configuration (conf.c streams, conf-keys.c knows the keys) ---- */
+
+/* One event of an INI file: a section header (key NULL) or a key. */
+struct mlq__conf_item {
+	const char *file;    /* as given, for messages */
+	unsigned line;	     /* 1-based */
+	const char *section; /* lower-cased */
+	const char *sub;     /* [section "sub"]: as written; NULL if none */
+	const char *key;     /* lower-cased; NULL for a section header */
+	const char *value;   /* comment and quotes removed; NULL for a header */
+};
+
+typedef enum mlq_status (*mlq__conf_fn)(const struct mlq__conf_item *it,
+    void *arg, struct mlq_err *err);
+
+/*
+ * Streams text to fn, knowing no keys.  Stops at the first syntax error or
+ * at fn's first failure, which it returns.
+ */
+enum mlq_status mlq__conf_parse(const char *file, const char *text, size_t len,
+    mlq__conf_fn fn, void *arg, struct mlq_err *err);
+/* Fills c (its arena and path already set) from text by the key table. */
+enum mlq_status mlq__conf_build(struct mlq_conf *c, const char *text,
+    size_t len, struct mlq_err *err);
+/*
+ * ~ or ~/x to $HOME; a relative path is taken from the directory of
+ * 'base' (a file name; NULL: left relative).  Into a; NULL on ENOMEM or
+ * an unknown home, with *why set.
+ */
+char *mlq__conf_path_expand(struct mlq_arena *a, const char *path,
+    const char *base, const char **why);
 
 #endif

@@ -37,4 +37,9 @@
 #define MLQ_INGEST_MAX_WORKERS 16
 #endif
 
+/* A config or secrets file is a few hundred bytes; more is not one. */
+#ifndef MLQ_MAX_CONF_BYTES
+#define MLQ_MAX_CONF_BYTES (1024u * 1024)
+#endif
+
 #endif

@@ -580,4 +580,106 @@ void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
 /* Stops the threads; what was not synced is rolled back. */
 void mlq_ingest_free(struct mlq_ingest *ing);
 
+/* ---- configuration (conf.c, conf-keys.c) ---------------------------- */
+
+/*
+ * The INI file of INTERFACE.md.  mlq_conf_load() checks every key and
+ * value; a file with any error is refused whole with "FILE:LINE: ..." in
+ * err.  All strings live in the conf's arena and die with mlq_conf_free().
+ * Paths are ~-expanded; relative ones are taken from the config's directory.
+ */
+struct mlq_conf_source {
+	const char *name; /* [source "NAME"] */
+	const char *url;  /* http(s)://, imap(s):// or a local path */
+	const char *list; /* list name recorded with its mail: 'list' or NAME */
+	const char *tls_ca; /* PEM file of trusted CAs; NULL: the system's */
+	const char *user;   /* login; NULL: anonymous */
+	int64_t interval;   /* seconds between polls */
+	int64_t since;	    /* UTC seconds the backfill starts at; 0 = all */
+	unsigned line;	    /* line of the section header */
+};
+
+enum mlq_sched_kind {
+	MLQ_SCHED_NONE = 0,
+	MLQ_SCHED_DAILY,  /* "daily HH:MM" */
+	MLQ_SCHED_WEEKLY, /* "weekly mon HH:MM" */
+};
+
+struct mlq_conf_schedule {
+	enum mlq_sched_kind kind;
+	int wday; /* 0 = Sunday; weekly only */
+	int hour;
+	int minute;
+};
+
+struct mlq_conf_digest {
+	struct mlq_conf_schedule schedule; /* UTC */
+	const char **to;		   /* recipients */
+	size_t nto;
+	const char **watch; /* domains or addresses */
+	size_t nwatch;
+	const char *from;      /* NULL when unset */
+	const char *smtp;      /* smtp:// or smtps:// URL; NULL when unset */
+	const char *smtp_user; /* NULL when unset */
+	bool smtp_starttls;    /* for smtp://; default yes */
+	int unreviewed_days;
+};
+
+struct mlq_conf {
+	struct mlq_arena *arena; /* owns everything below */
+	const char *path;    /* the file read, as given; NULL for a buffer */
+	bool found;	     /* false: default file absent, empty config */
+	const char *db_path; /* [database] path; NULL when unset */
+	const char *pidfile; /* [daemon] pidfile; NULL when unset */
+	const char *secrets; /* the secrets file (set or default) */
+	bool secrets_set;    /* given in the config, so it must exist */
+	struct mlq_conf_source *sources;
+	size_t nsources;
+	struct mlq_conf_digest digest;
+};
+
+/*
+ * Loads a config.  'path' NULL means the default: $MLQ_CONFIG (which then
+ * must exist), else $XDG_CONFIG_HOME/mlq/config, else ~/.config/mlq/config,
+ * whose absence gives an empty config.  A given path must exist.
+ * MLQ_EINPUT for a bad config, MLQ_EIO when it cannot be read.  On MLQ_OK
+ * the caller owns *out (mlq_conf_free).
+ */
+enum mlq_status mlq_conf_load(const char *path, struct mlq_conf **out,
+    struct mlq_err *err);
+/* The same from memory; 'name' prefixes error messages ("config"). */
+enum mlq_status mlq_conf_load_buf(const char *name, const char *text,
+    size_t len, struct mlq_conf **out, struct mlq_err *err);
+void mlq_conf_free(struct mlq_conf *c);
+/* The config's source called name; NULL if none. */
+const struct mlq_conf_source *mlq_conf_source_find(const struct mlq_conf *c,
+    const char *name);
+
+/*
+ * The database path: 'opt' (--db) if not NULL, else $MLQ_DB, else the
+ * config's [database] path, else $XDG_DATA_HOME/mlq/mlq.db, else
+ * ~/.local/share/mlq/mlq.db.  The caller frees *out.
+ */
+enum mlq_status mlq_conf_db_path(const struct mlq_conf *c, const char *opt,
+    char **out, struct mlq_err *err);
+
+/*
+ * A password from the secrets file: lines "key = value", '#' comments.
+ * Keys: "smtp-password", "source.NAME.password".  The file is refused
+ * (MLQ_EINPUT, reason in err) unless it is a regular file owned by this
+ * user with no group or other permission bits.  MLQ_NOTFOUND when there
+ * is no file or no such key.  The caller frees *out with
+ * mlq_conf_secret_free(), which wipes it.
+ */
+enum mlq_status mlq_conf_secret(const struct mlq_conf *c, const char *key,
+    char **out, struct mlq_err *err);
+void mlq_conf_secret_free(char *secret);
+/* MLQ_OK when path may hold secrets, else MLQ_EINPUT saying why. */
+enum mlq_status mlq_conf_check_secrecy(const char *path, struct mlq_err *err);
+
+/* ---- URLs (url.c) --------------------------------------------------- */
+
+/* Appends url to b with any password replaced by "***": safe to log. */
+void mlq_url_redact(struct mlq_buf *b, const char *url);
+
 #endif
