@@ -189,7 +189,7 @@ main(int argc, char **argv)
 		cli.config_path = default_config(confbuf, sizeof(confbuf));
 	argc -= optind;
 	argv += optind;
-	optind = 1; /* each command parses its own options from argv[0] */
+	optind = 0; /* 0, not 1: glibc then forgets the "+" mode used above */
 	if ((rc = open_db(&cli, cmd->flags)) != 0)
 		return rc;
 	rc = cmd->exec(&cli, argc, argv);

@@ -43,6 +43,18 @@ case $syn in *@mlq.synthetic) ok 0 "synthetic id: $syn" ;; *) ok 1 "synthetic id
 is "$(cat "$TMP/out")" "imported 0 new, 0 duplicate, 1 rejected" "text that is not mail is rejected"
 is "$(cat "$TMP/err")" "mlq: import '$F/not-mail.txt': message 1: no mail header at the start" "with its reason"
 
+# Free text, files, dates.
+is "$(ids frob)" "attach-1@sample.test" "free text finds words in an attached patch"
+is "$(ids 'b:köln')" "latin1-qp-1@sample.test" "b: searches decoded bodies, diacritics folded"
+is "$(ids s:lookalike)" "" "s: searches only subjects"
+is "$(ids --file tools)" "attach-1@sample.test" "--file matches a directory"
+is "$(ids dfn:Documentation/widget.rst)" "autumn-1@autumn.edu" "dfn: matches a file"
+is "$(ids --since 2021-03-04 --until 2021-03-04)" "latin1-qp-1@sample.test" "--since/--until take whole days"
+is "$("$MLQ" search --patches --since 2021-03-05 --format jsonl | jq -r .subject | sort | paste -sd'|' -)" \
+    "[PATCH] a patch with no Message-Id|[PATCH] tools: add the frob script" "--patches selects submissions"
+is "$("$MLQ" search --limit 1 --format json | jq -r '.[].message_id')" "$(ids --patches --since 2021-03-06)" \
+    "--limit 1 gives the newest"
+
 # mbox output re-imports to the very same messages.
 "$MLQ" search --format mbox >"$TMP/all.mbox"
 MLQ_DB="$TMP/copy.db" "$MLQ" import "$TMP/all.mbox" >"$TMP/out"
