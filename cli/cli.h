@@ -9,7 +9,8 @@
 
 struct cli {
 	const char *db_path;
-	const char *config_path;
+	const char *config_path; /* -c; NULL: the default places */
+	struct mlq_conf *conf;
 	struct mlq_store *st; /* opened as the command's flags ask */
 };
 
