@@ -37,6 +37,8 @@ extern const struct cli_cmd cmd_thread;
 
 /* Prints "mlq: <err>" and returns the exit code for its status. */
 int cli_fail(const struct mlq_err *err);
+/* "mlq: CMD: no message 'ID'" and exit code 1. */
+int cli_not_found(const char *cmd, const char *msgid);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

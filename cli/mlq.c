@@ -33,6 +33,15 @@ cli_fail(const struct mlq_err *err)
 }
 
 int
+cli_not_found(const char *cmd, const char *msgid)
+{
+	fprintf(stderr, "mlq: %s: no message '", cmd);
+	out_safe(stderr, msgid);
+	fputs("'\n", stderr);
+	return 1;
+}
+
+int
 cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
