@@ -20,6 +20,20 @@ for f in "$L"/*.mbox; do
 	    "$name: each reply shares its parent's thread"
 done
 
+# Encoded headers: decoded, in UTF-8, no mojibake, nothing replaced.
+MLQ_DB="$TMP/enc.db" "$MLQ" import "$L/encoding-edge.mbox" >/dev/null
+eq() { sqlite3 "$TMP/enc.db" "$1"; }
+is "$(eq "SELECT count(*) FROM msg WHERE subject LIKE '%=?%?=%' OR from_name LIKE '%=?%?=%'")" 0 \
+    "encoding-edge: no encoded word left undecoded"
+is "$(eq "SELECT count(*) FROM msg WHERE subject GLOB '*[ÃÂ][€-¿]*' OR from_name GLOB '*[ÃÂ][€-¿]*' OR subject LIKE '%Ã%' OR from_name LIKE '%Ã%'")" 0 \
+    "encoding-edge: no UTF-8 decoded twice (mojibake)"
+is "$(eq "SELECT count(*) FROM msg WHERE instr(subject, char(65533)) OR instr(from_name, char(65533))")" 0 \
+    "encoding-edge: no replacement characters in headers"
+# Two UTF-8 Q words, one with lower-case hex, one ISO-8859-1 word beside
+# plain text: 4 From lines in the file.
+is "$(eq "SELECT count(*) FROM msg WHERE from_name IN ('Andreas Grünbacher', 'Mickaël Salaün', 'Michal Suchánek')")" \
+    4 "encoding-edge: names in any encoding decode to the same UTF-8"
+
 # Threads do not depend on arrival order: import the month backwards.
 perl -e 'local $/; $_ = <>; my @m = split /^(?=From mboxrd\@z )/m; print reverse @m' \
     "$L/nfs-2021-04.mbox" >"$TMP/rev.mbox"
