@@ -44,7 +44,7 @@ on_msg(const struct mlq_hit *h, void *arg)
 }
 
 static int
-on_ghost(const char *msgid, void *arg)
+on_ghost(const char *msgid, const char *parent, void *arg)
 {
 	struct tree *t = arg;
 	struct tree_node *n = tree_add(t);
@@ -53,6 +53,7 @@ on_ghost(const char *msgid, void *arg)
 		return 1;
 	n->ghost = true;
 	n->hit.msgid = dup(t, msgid);
+	n->hit.parent = dup(t, parent);
 	return 0;
 }
 
@@ -97,7 +98,7 @@ tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
 	if (rc != MLQ_OK)
 		return rc;
 	for (i = 0; i < t->count; i++)
-		if (!t->n[i].ghost && t->n[i].hit.parent != NULL)
+		if (t->n[i].hit.parent != NULL)
 			t->n[i].parent = tree_find(t, t->n[i].hit.parent);
 	return MLQ_OK;
 }

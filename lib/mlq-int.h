@@ -79,6 +79,18 @@ bool mlq__dir_is_maildir(const char *dir);
  */
 enum mlq_status mlq__dir_list(const char *dir, char ***files, size_t *nfiles,
     uint64_t *total, struct mlq_err *err);
+/*
+ * Tags a reply can earn, and those its submission's author cannot (the
+ * tags of classify.c's others_only rules): mlq_classify_reply(by_submitter
+ * = true) gives exactly the by_submitter = false result without these,
+ * which the store relies on (t-classify checks it).
+ */
+#define MLQ__TAG_REPLY                                                         \
+	(MLQ_TAG_NACK | MLQ_TAG_ACK | MLQ_TAG_REVIEWED | MLQ_TAG_TESTED |      \
+	    MLQ_TAG_QUESTION | MLQ_TAG_CHANGES | MLQ_TAG_APPLIED)
+#define MLQ__TAG_OTHERS_ONLY                                                   \
+	(MLQ_TAG_ACK | MLQ_TAG_REVIEWED | MLQ_TAG_TESTED | MLQ_TAG_QUESTION |  \
+	    MLQ_TAG_CHANGES)
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */
 const char *mlq__classify_rule_name(size_t i);
 /* Adds n to a source's count of stored messages. */

@@ -484,8 +484,11 @@ enum mlq_status mlq_store_get(struct mlq_store *st, const char *msgid,
 /* Every message of a thread, oldest first. */
 enum mlq_status mlq_store_thread(struct mlq_store *st, int64_t thread,
     mlq_hit_fn fn, void *arg, struct mlq_err *err);
-/* Message-Ids a thread names that are not stored (lost or not yet seen). */
-typedef int (*mlq_ghost_fn)(const char *msgid, void *arg);
+/*
+ * Message-Ids a thread names that are not stored (lost or not yet seen),
+ * each with its parent (the reference before it; NULL when unknown).
+ */
+typedef int (*mlq_ghost_fn)(const char *msgid, const char *parent, void *arg);
 enum mlq_status mlq_store_ghosts(struct mlq_store *st, int64_t thread,
     mlq_ghost_fn fn, void *arg, struct mlq_err *err);
 /* The original bytes of a stored message, appended to out. */
