@@ -181,6 +181,24 @@ title_norm(struct mlq_arena *a, const char *title)
 }
 
 /*
+ * The title in 'Revert "TITLE"' anywhere in a subject, for the forms
+ * subject.c leaves alone ("ASoC: rockchip: i2s: Revert "..."): from the
+ * first quote to the last.  Into a; NULL when there is none.
+ */
+static const char *
+revert_title(struct mlq_arena *a, const char *subject)
+{
+	const char *p = strstr(subject, "Revert \""), *q;
+
+	if (p == NULL)
+		return NULL;
+	p += 8;
+	if ((q = strrchr(p, '"')) == NULL || q == p)
+		return NULL;
+	return mlq_arena_strndup(a, p, (size_t)(q - p));
+}
+
+/*
  * "This reverts commit ID." in the message's own text (a quoted line,
  * starting with '>', is not its own).
  */
@@ -657,10 +675,11 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	/* A revert names its original by title and commit id. */
 	has_commit = reverted_commit(m, commit);
-	if (m->subj.revert_depth > 0 || has_commit) {
-		norm = m->subj.revert_depth > 0
-		    ? title_norm(a, m->subj.reverted)
-		    : "";
+	title = m->subj.revert_depth > 0 ?
+	    m->subj.reverted :
+	    revert_title(a, m->subj.title ? m->subj.title : "");
+	if (title != NULL || has_commit) {
+		norm = title_norm(a, title);
 		if ((rc = ref_add(st, id, MLQ_LINK_REVERT, norm,
 			 has_commit ? commit : NULL, err)) != MLQ_OK ||
 		    (rc = resolve(st, id, MLQ_LINK_REVERT, err)) != MLQ_OK)
