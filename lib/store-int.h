@@ -52,6 +52,7 @@ enum store_stmt {
 	S_RV_REVERTED,
 	S_RV_SUPERSEDED,
 	S_RV_REVERT_DSTS,
+	S_RV_MARK_REVERT,
 	S_COUNT
 };
 

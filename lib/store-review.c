@@ -657,6 +657,21 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	return rc;
 }
 
+/* A revert by any spelling ("Partially Revert "...") is tagged one. */
+static enum mlq_status
+mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_RV_MARK_REVERT,
+	    "UPDATE msg SET own_tags = own_tags | ? WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int(s, 1, MLQ_TAG_REVERT);
+	sqlite3_bind_int64(s, 2, id);
+	return run_done(st, s, err, "tag revert");
+}
+
 enum mlq_status
 mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     int kind, struct mlq_err *err)
@@ -675,13 +690,14 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	/* A revert names its original by title and commit id. */
 	has_commit = reverted_commit(m, commit);
-	title = m->subj.revert_depth > 0 ?
-	    m->subj.reverted :
-	    revert_title(a, m->subj.title ? m->subj.title : "");
+	title = m->subj.revert_depth > 0
+	    ? m->subj.reverted
+	    : revert_title(a, m->subj.title ? m->subj.title : "");
 	if (title != NULL || has_commit) {
 		norm = title_norm(a, title);
 		if ((rc = ref_add(st, id, MLQ_LINK_REVERT, norm,
 			 has_commit ? commit : NULL, err)) != MLQ_OK ||
+		    (rc = mark_revert(st, id, err)) != MLQ_OK ||
 		    (rc = resolve(st, id, MLQ_LINK_REVERT, err)) != MLQ_OK)
 			goto out;
 	}
