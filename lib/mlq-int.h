@@ -100,6 +100,23 @@ enum mlq_status mlq__store_source_count(struct mlq_store *st,
 enum mlq_status mlq__store_source_save(struct mlq_store *st,
     const struct mlq_source_state *src, struct mlq_err *err);
 
+/*
+ * For reindex.c: every stored message in storage order, its raw bytes
+ * (lent for the call) and the lists it was recorded under (NULL-ended,
+ * lent for the call; none: an empty array).  Non-zero from fn stops.
+ */
+typedef int (*mlq__raw_fn)(int64_t id, const char *raw, size_t len,
+    const char *const *lists, void *arg);
+enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
+    void *arg, struct mlq_err *err);
+/*
+ * Copies what a rebuild cannot re-derive from the mail of the database at
+ * old_path into st: source rows (cursors, counts, errors) and when each
+ * message was first stored.
+ */
+enum mlq_status mlq__store_copy_meta(struct mlq_store *st,
+    const char *old_path, struct mlq_err *err);
+
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */
 void mlq__rdomain(struct mlq_buf *b, const char *domain);

@@ -53,6 +53,7 @@ enum store_stmt {
 	S_RV_SUPERSEDED,
 	S_RV_REVERT_DSTS,
 	S_RV_MARK_REVERT,
+	S_RV_FIRST_REVIEW,
 	S_COUNT
 };
 

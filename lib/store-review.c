@@ -1226,3 +1226,124 @@ out:
 	free(threads.v);
 	return rc;
 }
+
+enum mlq_status
+mlq_store_first_review(struct mlq_store *st, int64_t id, int64_t *when,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+	bool found;
+
+	s = mlq__store_stmt(st, S_RV_FIRST_REVIEW,
+	    "SELECT min(r.date) FROM msg s JOIN msg r ON r.thread = s.thread "
+	    "WHERE s.id = ? AND r.kind = 0 AND r.from_email <> s.from_email "
+	    "AND r.date >= s.date",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	if (found)
+		*when = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "first review");
+	return found ? MLQ_OK : MLQ_NOTFOUND;
+}
+
+/* ---- reindex support ---- */
+
+enum mlq_status
+mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	static const char *const none[] = { NULL };
+	const char *lists[16];
+	struct mlq_buf raw;
+	sqlite3_stmt *s, *l;
+	enum mlq_status rc = MLQ_OK;
+	size_t n;
+	int step;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT id, raw, raw_len FROM msg ORDER BY id", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read messages");
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list "
+		"WHERE ml.msg = ? ORDER BY l.id",
+		-1, &l, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return mlq__store_fail(st, err, "read lists");
+	}
+	mlq_buf_init(&raw);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		mlq_buf_reset(&raw);
+		rc = mlq_zraw_unpack(sqlite3_column_blob(s, 1),
+		    (size_t)sqlite3_column_bytes(s, 1),
+		    (size_t)sqlite3_column_int64(s, 2), &raw, err);
+		if (rc != MLQ_OK)
+			break;
+		sqlite3_bind_int64(l, 1, sqlite3_column_int64(s, 0));
+		n = 0;
+		while (n + 1 < MLQ__ARRAY_SIZE(lists) &&
+		    sqlite3_step(l) == SQLITE_ROW)
+			lists[n++] = col_str(l, 0);
+		lists[n] = NULL;
+		if (fn(sqlite3_column_int64(s, 0), raw.data ? raw.data : "",
+			raw.len, n ? lists : none, arg) != 0) {
+			sqlite3_reset(l);
+			break;
+		}
+		sqlite3_reset(l);
+	}
+	if (rc == MLQ_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = mlq__store_fail(st, err, "read messages");
+	sqlite3_finalize(l);
+	sqlite3_finalize(s);
+	mlq_buf_release(&raw);
+	return rc;
+}
+
+enum mlq_status
+mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
+    struct mlq_err *err)
+{
+	static const char *const sql[] = {
+		"INSERT OR REPLACE INTO source(name, url, kind, cursor, "
+		"last_poll, last_ok, next_poll, last_error, ingested) "
+		"SELECT name, url, kind, cursor, last_poll, last_ok, next_poll, "
+		"last_error, ingested FROM old.source",
+		"UPDATE msg SET added = coalesce((SELECT o.added FROM old.msg o "
+		"WHERE o.msgid = msg.msgid), added)",
+	};
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	size_t i;
+
+	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS old", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "attach");
+	bind_str(s, 1, old_path);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return mlq__store_fail(st, err, "attach");
+	}
+	sqlite3_finalize(s);
+	/* Deferred: IMMEDIATE would also want old's write lock, held by the
+	 * caller until the rebuild replaces it. */
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		rc = mlq__store_fail(st, err, "copy metadata");
+	for (i = 0; rc == MLQ_OK && i < MLQ__ARRAY_SIZE(sql); i++)
+		if (sqlite3_exec(st->db, sql[i], NULL, NULL, NULL) != SQLITE_OK)
+			rc = mlq__store_fail(st, err, "copy metadata");
+	if (rc == MLQ_OK &&
+	    sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		rc = mlq__store_fail(st, err, "copy metadata");
+	if (rc != MLQ_OK)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "DETACH DATABASE old", NULL, NULL, NULL);
+	return rc;
+}
