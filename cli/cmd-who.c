@@ -78,6 +78,16 @@ count_link(const struct mlq_hit *h, void *arg)
 	return 1;
 }
 
+/* A revert that was itself nacked does not count (as for the status). */
+static int
+count_revert(const struct mlq_hit *h, void *arg)
+{
+	if (h->tags & MLQ_TAG_NACK)
+		return 0;
+	*(bool *)arg = true;
+	return 1;
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -123,7 +133,8 @@ who_stats(struct who *w, struct who_stats *o)
 			return rc;
 		}
 		if ((rc = mlq_store_links(w->st, s->hit.id, MLQ_LINK_REVERT,
-			 true, count_link, &s->reverted, &w->err)) != MLQ_OK ||
+			 true, count_revert, &s->reverted, &w->err)) !=
+			MLQ_OK ||
 		    (rc = mlq_store_links(w->st, s->hit.id, MLQ_LINK_FIXES,
 			 true, count_link, &s->fixed, &w->err)) != MLQ_OK) {
 			free(times);
@@ -170,9 +181,9 @@ static void
 who_text(const struct who *w, const struct who_stats *o, const char *x,
     const char *since, size_t limit)
 {
-	char buf[32], date[32];
+	char buf[64], date[32];
 	size_t i;
-	int st;
+	int st, n, col;
 	bool first = true;
 
 	fputs("who:          ", stdout);
@@ -185,16 +196,27 @@ who_text(const struct who *w, const struct who_stats *o, const char *x,
 	       "%zu pull requests)\n",
 	    w->n, o->kinds[1], o->kinds[2], o->kinds[3]);
 	fputs("by status:   ", stdout);
+	col = 13;
 	for (st = MLQ_STATE_REVERTED; st >= MLQ_STATE_PENDING; st--) {
 		if (o->by_status[st] == 0)
 			continue;
-		printf("%s %s %zu", first ? "" : ",", mlq_state_name(st),
+		n = snprintf(buf, sizeof(buf), " %s %zu", mlq_state_name(st),
 		    o->by_status[st]);
+		if (!first) {
+			fputc(',', stdout);
+			col++;
+		}
+		if (!first && col + n > 79) {
+			fputs("\n             ", stdout);
+			col = 13;
+		}
+		fputs(buf, stdout);
+		col += n;
 		first = false;
 	}
 	fputs(first ? " -\n" : "\n", stdout);
 	if (o->median >= 0)
-		printf("first review: median %s after posting (%zu of %zu "
+		printf("first review: median %s (%zu of %zu "
 		       "answered by others)\n",
 		    duration(o->median, buf, sizeof(buf)), o->reviewed, w->n);
 	else

@@ -1260,7 +1260,8 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
     struct mlq_err *err)
 {
 	static const char *const none[] = { NULL };
-	const char *lists[16];
+	char *lists[16];
+	bool stop;
 	struct mlq_buf raw;
 	sqlite3_stmt *s, *l;
 	enum mlq_status rc = MLQ_OK;
@@ -1287,17 +1288,31 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 		if (rc != MLQ_OK)
 			break;
 		sqlite3_bind_int64(l, 1, sqlite3_column_int64(s, 0));
+		/* Row text dies at the next step: the names are copied. */
 		n = 0;
 		while (n + 1 < MLQ__ARRAY_SIZE(lists) &&
-		    sqlite3_step(l) == SQLITE_ROW)
-			lists[n++] = col_str(l, 0);
+		    sqlite3_step(l) == SQLITE_ROW) {
+			if ((lists[n] = strdup(col_str(l, 0))) == NULL) {
+				rc = mlq_err_set(err, MLQ_ENOMEM,
+				    "out of memory");
+				break;
+			}
+			n++;
+		}
 		lists[n] = NULL;
-		if (fn(sqlite3_column_int64(s, 0), raw.data ? raw.data : "",
-			raw.len, n ? lists : none, arg) != 0) {
-			sqlite3_reset(l);
+		sqlite3_reset(l);
+		if (rc != MLQ_OK) {
+			while (n > 0)
+				free(lists[--n]);
 			break;
 		}
-		sqlite3_reset(l);
+		stop = fn(sqlite3_column_int64(s, 0), raw.data ? raw.data : "",
+			   raw.len, n ? (const char *const *)lists : none,
+			   arg) != 0;
+		while (n > 0)
+			free(lists[--n]);
+		if (stop)
+			break;
 	}
 	if (rc == MLQ_OK && step != SQLITE_ROW && step != SQLITE_DONE)
 		rc = mlq__store_fail(st, err, "read messages");
