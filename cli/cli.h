@@ -29,11 +29,13 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cmd_import;
+extern const struct cli_cmd cmd_reindex;
 extern const struct cli_cmd cmd_search;
 extern const struct cli_cmd cmd_show;
 extern const struct cli_cmd cmd_sources;
 extern const struct cli_cmd cmd_status;
 extern const struct cli_cmd cmd_thread;
+extern const struct cli_cmd cmd_who;
 
 /* Prints "mlq: <err>" and returns the exit code for its status. */
 int cli_fail(const struct mlq_err *err);
@@ -72,6 +74,8 @@ void json_arr_end(struct out_json *j);
 void json_key(struct out_json *j, const char *k);
 void json_str(struct out_json *j, const char *s); /* NULL prints null */
 void json_int(struct out_json *j, long long v);
+/* A finite number with that many decimals. */
+void json_real(struct out_json *j, double v, int decimals);
 void json_bool(struct out_json *j, bool v);
 void json_null(struct out_json *j);
 /* Ends a top-level value with a newline. */

@@ -16,11 +16,13 @@
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
 	&cmd_import,
+	&cmd_reindex,
 	&cmd_search,
 	&cmd_show,
 	&cmd_sources,
 	&cmd_status,
 	&cmd_thread,
+	&cmd_who,
 };
 
 int

@@ -32,6 +32,6 @@ is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM fts')" "$n" "the text index holds 
 sqlite3 "$MLQ_DB" 'PRAGMA user_version = 99'
 "$MLQ" search >/dev/null 2>"$TMP/err"
 is "$?" 3 "newer schema: exit 3"
-is "$(cat "$TMP/err")" "mlq: database schema version 99 is newer than this mlq (1)" "and says why"
+is "$(cat "$TMP/err")" "mlq: database schema version 99 is newer than this mlq (2)" "and says why"
 
 test_done
