@@ -10,6 +10,7 @@
 struct cli {
 	const char *db_path;
 	const char *config_path;
+	bool config_given;    /* -c: the file must exist */
 	struct mlq_store *st; /* opened as the command's flags ask */
 };
 
@@ -27,6 +28,7 @@ struct cli_cmd {
 	int (*exec)(struct cli *cli, int argc, char **argv);
 };
 
+extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
 extern const struct cli_cmd cmd_search;
 extern const struct cli_cmd cmd_show;

@@ -15,6 +15,7 @@
 
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
+	&cmd_digest,
 	&cmd_import,
 	&cmd_search,
 	&cmd_show,
@@ -157,6 +158,7 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			cli.config_path = optarg;
+			cli.config_given = true;
 			break;
 		case 'h':
 			usage(stdout);
