@@ -225,7 +225,7 @@ mlq_smtp_msgid(const char *from, char *out, size_t n, struct mlq_err *err)
 struct smtp_io {
 	const char *p; /* what is left to upload */
 	size_t left;
-	char answer[200]; /* the server's last reply line */
+	char answer[200]; /* the server's last refusal */
 };
 
 static size_t
@@ -242,7 +242,7 @@ smtp_read(char *buf, size_t size, size_t nitems, void *arg)
 	return n;
 }
 
-/* Keeps the server's last reply line; what the client sends is never kept. */
+/* Keeps the server's last refusal; what the client sends is never kept. */
 static int
 smtp_debug(CURL *h, curl_infotype type, char *data, size_t n, void *arg)
 {
@@ -250,7 +250,9 @@ smtp_debug(CURL *h, curl_infotype type, char *data, size_t n, void *arg)
 	struct mlq_buf t;
 
 	(void)h;
-	if (type != CURLINFO_HEADER_IN)
+	/* Only refusals (4xx, 5xx): the QUIT that follows must not hide them. */
+	if (type != CURLINFO_HEADER_IN || n == 0 ||
+	    (data[0] != '4' && data[0] != '5'))
 		return 0;
 	while (n > 0 && (data[n - 1] == '\n' || data[n - 1] == '\r'))
 		n--;
