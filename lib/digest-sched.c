@@ -217,6 +217,7 @@ mlq_digest_send_due(struct mlq_store *st, const struct mlq_conf *c, int64_t now,
 
 	ds->sent = 0;
 	ds->retryable = false;
+	ds->label[0] = '\0';
 	if (!mlq_digest_next(s, now, &next))
 		return mlq_err_set(err, MLQ_NOTFOUND,
 		    "digest: no schedule configured");
