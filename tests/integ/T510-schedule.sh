@@ -99,6 +99,21 @@ at "2021-07-28 06:30"
 is "$(cat "$TMP/out")" "sent 1 digest, the last for 2021-07-27" "daily: the next day"
 is "$(smtp_count)" 11 "eleven mails in all"
 
+# Local time: 08:00 in Berlin (CEST) is 06:00 UTC.
+MLQ_DB="$TMP/berlin.db"
+conf "weekly mon 08:00"
+run_ok "import (Berlin)" "$MLQ" import --list linux-nfs \
+    "$top_srcdir/tests/fixtures/digest/linux-nfs.mbox"
+TZ=Europe/Berlin at "2021-04-26 05:00"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W15" \
+    "Berlin: the first run"
+TZ=Europe/Berlin at "2021-04-26 05:59"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T06:00:00Z" \
+    "Berlin: 07:59 local is too early"
+TZ=Europe/Berlin at "2021-04-26 06:00"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
+    "Berlin: due at 08:00 local"
+
 # The scheduled digest is the config's; --list belongs to a dated one.
 MLQ_NOW=$(utc "2021-07-29 07:00") "$MLQ" digest --send --list x >/dev/null 2>&1
 is $? 2 "--list with the scheduled digest is a usage error"
