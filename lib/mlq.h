@@ -865,7 +865,8 @@ enum mlq_status mlq_smtp_msgid(const char *from, char *out, size_t n,
 /*
  * Sends a composed mail through [digest] smtp from [digest] from to every
  * [digest] to.  smtp:// requires STARTTLS unless smtp-starttls = no;
- * certificates are verified against the system's CAs.  smtp-user logs in
+ * certificates are verified against [digest] tls-ca, else the system's
+ * CAs.  A refused recipient fails the whole send.  smtp-user logs in
  * with "smtp-password" from the secrets file.  MLQ_ENET on failure, with
  * the server's answer in err and *retryable true for a 4xx answer or a
  * network failure, false for a 5xx answer or a TLS or login failure.

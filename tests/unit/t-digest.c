@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "digest-int.h"
 #include "tap.h"
@@ -257,6 +258,85 @@ test_compose(void)
 	mlq_buf_release(&b);
 }
 
+/*
+ * The daemon's round against a closed port on 127.0.0.1: each failure
+ * backs off (doubling), calls before the retry time send nothing, and
+ * nothing is recorded, so the period is still due afterwards.
+ */
+static void
+test_backoff(void)
+{
+	static const char text[] = "[digest]\n"
+				   "schedule = weekly mon 08:00\n"
+				   "to = maint@example.org\n"
+				   "from = mlq@example.org\n"
+				   "smtp = smtp://127.0.0.1:1\n"
+				   "smtp-starttls = no\n";
+	struct mlq_digest_state ds;
+	struct mlq_conf *c = NULL;
+	struct mlq_store *st = NULL;
+	struct mlq_err err;
+	char db[] = "/tmp/t-digest.XXXXXX";
+	char path[64];
+	int64_t now = 1619424000; /* Monday 2021-04-26 08:00 UTC */
+	bool sent = true;
+	int fd;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	mlq_err_clear(&err);
+	if ((fd = mkstemp(db)) >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s.db", db);
+	ok(mlq_conf_load_buf("config", text, strlen(text), &c, &err) == MLQ_OK,
+	    "backoff: config loads");
+	ok(mlq_store_open(path, MLQ_STORE_WRITE, &st, &err) == MLQ_OK,
+	    "backoff: store opens");
+	if (c == NULL || st == NULL) {
+		diag("%s", err.msg);
+		goto out;
+	}
+	memset(&ds, 0, sizeof(ds));
+	is_int(mlq_digest_send_due(st, c, now, &ds, &err), MLQ_ENET,
+	    "backoff: a closed port fails");
+	ok(ds.retryable, "backoff: a refused connection is transient");
+	is_str(ds.label, "week 2021-W16", "backoff: the period tried");
+	is_int(ds.failures, 1, "backoff: one failure");
+	is_int(ds.next - now, MLQ_DIGEST_RETRY_MIN,
+	    "backoff: retry in a minute");
+	mlq_err_clear(&err);
+	is_int(mlq_digest_send_due(st, c, now + 30, &ds, &err), MLQ_OK,
+	    "backoff: before the retry time, no attempt");
+	is_int(ds.sent, 0, "backoff: nothing sent");
+	is_int(ds.next, now + MLQ_DIGEST_RETRY_MIN,
+	    "backoff: still waiting for the retry time");
+	is_int(mlq_digest_send_due(st, c, now + 60, &ds, &err), MLQ_ENET,
+	    "backoff: the retry fails too");
+	is_int(ds.next - (now + 60), 2 * MLQ_DIGEST_RETRY_MIN,
+	    "backoff: the wait doubles");
+	ok(mlq__store_digest_sent_find(st, 1618819200, 1619424000, &sent,
+	       &err) == MLQ_OK &&
+		!sent,
+	    "backoff: a failed period is not recorded");
+	ok(mlq__store_digest_sent_add(st, 1618819200, 1619424000, true,
+	       now + 120, "x@example.org", "maint@example.org", &err) == MLQ_OK,
+	    "backoff: record the period as if sent");
+	memset(&ds, 0, sizeof(ds));
+	is_int(mlq_digest_send_due(st, c, now + 180, &ds, &err), MLQ_OK,
+	    "backoff: a recorded period is not due");
+	is_int(ds.next, now + 180 + 3600,
+	    "backoff: next check within the hour");
+out:
+	mlq_store_close(st);
+	mlq_conf_free(c);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s.db-wal", db);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s.db-shm", db);
+	unlink(path);
+	unlink(db);
+}
+
 int
 main(void)
 {
@@ -266,5 +346,6 @@ main(void)
 	test_header();
 	test_schedule();
 	test_compose();
+	test_backoff();
 	return done_testing();
 }
