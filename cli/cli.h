@@ -28,6 +28,7 @@ struct cli_cmd {
 	int (*exec)(struct cli *cli, int argc, char **argv);
 };
 
+extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
 extern const struct cli_cmd cmd_reindex;
 extern const struct cli_cmd cmd_search;

@@ -15,6 +15,7 @@
 
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
+	&cmd_digest,
 	&cmd_import,
 	&cmd_reindex,
 	&cmd_search,

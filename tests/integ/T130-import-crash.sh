@@ -32,6 +32,8 @@ is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM fts')" "$n" "the text index holds 
 sqlite3 "$MLQ_DB" 'PRAGMA user_version = 99'
 "$MLQ" search >/dev/null 2>"$TMP/err"
 is "$?" 3 "newer schema: exit 3"
-is "$(cat "$TMP/err")" "mlq: database schema version 99 is newer than this mlq (2)" "and says why"
+case $(cat "$TMP/err") in
+"mlq: database schema version 99 is newer than this mlq ("[0-9]*")") ok 0 "and says why" ;;
+*) ok 1 "and says why"; sed 's/^/# /' "$TMP/err" ;; esac
 
 test_done
