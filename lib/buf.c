@@ -33,9 +33,8 @@ mlq_buf_reset(struct mlq_buf *b)
 	b->oom = false;
 }
 
-/* Room for n more bytes and the NUL; false (and oom set) on failure. */
-static bool
-buf_reserve(struct mlq_buf *b, size_t n)
+bool
+mlq_buf_grow(struct mlq_buf *b, size_t n)
 {
 	size_t want, cap;
 	char *p;
@@ -66,7 +65,7 @@ fail:
 void
 mlq_buf_add(struct mlq_buf *b, const void *p, size_t n)
 {
-	if (n == 0 || !buf_reserve(b, n))
+	if (n == 0 || !mlq_buf_grow(b, n))
 		return;
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -94,7 +93,7 @@ mlq_buf_addf(struct mlq_buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !buf_reserve(b, (size_t)n))
+	if (n < 0 || !mlq_buf_grow(b, (size_t)n))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

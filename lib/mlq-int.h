@@ -2,6 +2,7 @@
 #ifndef MLQ_INT_H
 #define MLQ_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,66 @@ void mlq__sha1_final(struct mlq__sha1 *c, unsigned char out[20]);
 /* 40 lower-case hex digits and a NUL. */
 void mlq__sha1_hex(const unsigned char d[20], char out[41]);
 
+/*
+ * The mbox splitter (mbox.c) shared by the file reader and the chunked
+ * splitter of mlq.h: fed bytes in chunks of any size, it cuts them into
+ * messages, the From_ line removed and mboxrd quoting undone.
+ */
+enum mlq__split_mode {
+	MLQ__SPLIT_MBOX, /* split at From_ lines after a blank line */
+	MLQ__SPLIT_ONE,	 /* one message; only a leading "From " line goes */
+};
+
+struct mlq__split {
+	struct mlq_buf msg;  /* the message being collected */
+	struct mlq_buf line; /* a line cut by the end of a chunk */
+	enum mlq__split_mode mode;
+	enum mlq_status fail; /* MLQ_EINPUT: too large; MLQ_ENOMEM */
+	uint64_t count;	      /* messages handed out */
+	bool at_start;	      /* no line seen yet */
+	bool held_blank;      /* a blank line kept back: it may precede From_ */
+	bool held_crlf;	      /* ... and it was "\r\n" */
+	bool skip_line;	      /* dropping the rest of an overlong line */
+	bool emitted;	      /* msg was handed out: clear it before going on */
+};
+
+void mlq__split_init(struct mlq__split *s, enum mlq__split_mode mode);
+void mlq__split_release(struct mlq__split *s);
+/* Starts a new input, keeping the memory already allocated. */
+void mlq__split_reset(struct mlq__split *s, enum mlq__split_mode mode);
+/*
+ * Consumes p up to the end of the next complete message at most and
+ * stores in *used how much it took.  Returns true when a message is ready:
+ * its bytes are s->msg (lent until the next call) and s->fail tells
+ * whether it must be skipped (too large, or memory ran out).
+ */
+bool mlq__split_step(struct mlq__split *s, const char *p, size_t n,
+    size_t *used);
+/* At the end of the input: true while a last message is ready, as above. */
+bool mlq__split_end(struct mlq__split *s);
+
+/* dir has cur/ or new/ (maildir.c). */
+bool mlq__dir_is_maildir(const char *dir);
+/*
+ * Every regular file below dir (maildir.c), recursively and sorted by
+ * name, skipping dotfiles and a maildir's tmp/; in a maildir (cur/ or
+ * new/ present) only cur/ then new/.  On MLQ_OK the caller owns *files
+ * and each string (free()); *total is the sum of the file sizes.
+ */
+enum mlq_status mlq__dir_list(const char *dir, char ***files, size_t *nfiles,
+    uint64_t *total, struct mlq_err *err);
+/* The name of classify.c's i-th rule, NULL past the last: for the tests. */
+const char *mlq__classify_rule_name(size_t i);
+/* Adds n to a source's count of stored messages. */
+enum mlq_status mlq__store_source_count(struct mlq_store *st,
+    const char *source, uint64_t n, struct mlq_err *err);
+/* Records a source's state: everything but its cursor and count. */
+enum mlq_status mlq__store_source_save(struct mlq_store *st,
+    const struct mlq_source_state *src, struct mlq_err *err);
+
+/* Appends a domain reversed by labels, lower-cased, with a final dot:
+ * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */
+void mlq__rdomain(struct mlq_buf *b, const char *domain);
 /* ---- configuration (conf.c streams, conf-keys.c knows the keys) ---- */
 
 /* One event of an INI file: a section header (key NULL) or a key. */

@@ -56,6 +56,8 @@ struct mlq_buf {
 void mlq_buf_init(struct mlq_buf *b);
 void mlq_buf_release(struct mlq_buf *b);
 void mlq_buf_reset(struct mlq_buf *b);
+/* Room for n more bytes (and the NUL); false, with oom set, on failure. */
+bool mlq_buf_grow(struct mlq_buf *b, size_t n);
 void mlq_buf_add(struct mlq_buf *b, const void *p, size_t n);
 void mlq_buf_addstr(struct mlq_buf *b, const char *s);
 void mlq_buf_addch(struct mlq_buf *b, char c);
@@ -120,7 +122,7 @@ struct mlq_subject {
 	bool is_rfc;
 	bool is_pull;         /* [GIT PULL] or "GIT PULL" */
 	int revert_depth;     /* 1 for Revert "x", 2 for Revert "Revert "x"" */
-	const char *reverted; /* the innermost quoted title when revert_depth > 0 */
+	const char *reverted; /* inside the outermost Revert "...", for linking; NULL when revert_depth == 0 */
 };
 
 /* Fills out from a decoded subject; strings go to arena a. */
@@ -227,7 +229,11 @@ struct mlq_evidence {
  * Tags a reply from its own text only: quoted lines, attribution lines,
  * the diff and the signature are never evidence.  'by_submitter' is true
  * when the reply comes from the submission's author (who cannot question
- * their own patch).  Evidence strings go to arena a.
+ * their own patch, ask for changes to it or ack, review or test it; a
+ * self-NACK and "applied" still count).  *ev gets one entry per tag set,
+ * in tag bit order, with the first line that earned it; the entries and
+ * their lines live in arena a, rule names are static.  MLQ_ENOMEM leaves
+ * *tags 0 and *nev 0.  The text need not be NUL-terminated.
  */
 enum mlq_status mlq_classify_reply(const char *body, size_t len,
     bool by_submitter, struct mlq_arena *a, unsigned *tags,
@@ -302,36 +308,64 @@ enum mlq_status mlq_zraw_unpack(const void *z, size_t zlen, size_t rawlen,
 struct mlq_reader;
 
 /*
- * Opens an mbox (mboxo/mboxrd, plain or gzip), a maildir, a directory of
- * message files, a single message file, or "-" for standard input.
+ * Opens a source of mail:
+ * - "-": standard input;
+ * - a directory with cur/ or new/: a maildir, the files of cur/ then new/;
+ * - any other directory: every regular file below it, recursively;
+ *   files are sorted by name, dotfiles and a maildir's tmp/ are skipped,
+ *   and each file is one message (a leading "From " line is removed, so
+ *   git format-patch files work);
+ * - a file: gzip (magic 1f 8b) is inflated as it is read; content that
+ *   starts with "From " is an mbox (mboxo or mboxrd), anything else is
+ *   one message.
  * Input is streamed: memory is bounded by the largest message.
+ * MLQ_EIO when path cannot be opened or listed; on MLQ_OK the caller owns
+ * *out (mlq_reader_close).
  */
 enum mlq_status mlq_reader_open(const char *path, struct mlq_reader **out,
     struct mlq_err *err);
 /*
  * The next message, mbox line removed and mboxrd quoting undone.  The
  * bytes are lent until the next call.  MLQ_NOTFOUND at the end.
- * *pos is the 1-based message number within the source.
+ * *pos is the 1-based message number within an mbox, or the file's
+ * number within a directory (an empty file is no message but counts).
+ * A failure concerns one message, whose number is in *pos: MLQ_EINPUT
+ * for one larger than MLQ_MAX_MESSAGE_BYTES or for gzip data that is
+ * corrupt or cut short (the messages before it were returned), MLQ_EIO
+ * for a file that cannot be read, MLQ_ENOMEM.  The caller may call again
+ * after any failure: reading goes on with the next message or file, or
+ * ends (MLQ_NOTFOUND) when the stream cannot be read further.
  */
 enum mlq_status mlq_reader_next(struct mlq_reader *r, const char **msg,
     size_t *len, uint64_t *pos, struct mlq_err *err);
-/* Bytes consumed so far and the total (0 when unknown, e.g. a pipe). */
+/*
+ * Bytes read so far and the total, for a progress percentage: bytes of
+ * the file as stored (compressed ones for gzip), for a directory the sum
+ * of its files' sizes; the total is 0 when unknown (a pipe).
+ */
 void mlq_reader_progress(const struct mlq_reader *r, uint64_t *done,
     uint64_t *total);
 void mlq_reader_close(struct mlq_reader *r);
 
 /*
- * Splits an in-memory mbox stream fed in chunks (HTTP bodies): feed bytes,
- * get whole messages through the callback.  mboxrd quoting is undone.
+ * Splits an in-memory mbox stream fed in chunks of any size (HTTP
+ * bodies): feed bytes, get whole messages through the callback, the
+ * "From " line removed and mboxrd quoting undone, as mlq_reader_next
+ * does.  The message is lent to the callback for the call only; a status
+ * other than MLQ_OK from it stops the feed and is returned.  A message
+ * larger than MLQ_MAX_MESSAGE_BYTES is skipped: the call in which it ends
+ * still delivers the rest of its chunk, then returns MLQ_EINPUT naming
+ * the message; the splitter stays usable.
  */
 struct mlq_mbox_split;
 typedef enum mlq_status (*mlq_mbox_msg_fn)(const char *msg, size_t len,
     void *arg);
+/* On MLQ_OK the caller owns *out (mlq_mbox_split_free); arg is borrowed. */
 enum mlq_status mlq_mbox_split_new(mlq_mbox_msg_fn fn, void *arg,
     struct mlq_mbox_split **out, struct mlq_err *err);
 enum mlq_status mlq_mbox_split_feed(struct mlq_mbox_split *s,
     const char *p, size_t n, struct mlq_err *err);
-/* Flushes the last message. */
+/* Flushes the last message; the splitter can then start a new stream. */
 enum mlq_status mlq_mbox_split_finish(struct mlq_mbox_split *s,
     struct mlq_err *err);
 void mlq_mbox_split_free(struct mlq_mbox_split *s);
@@ -390,6 +424,101 @@ enum mlq_status mlq_store_source_list(struct mlq_store *st, mlq_source_fn fn,
  * live until the next call on st. */
 enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
     struct mlq_source_state *out, struct mlq_err *err);
+
+/* ---- queries (query.c builds, store-search.c runs) ------------------- */
+
+/* A search: every field set narrows it (AND); zero values match all. */
+struct mlq_query {
+	const char *from;    /* address, @domain or domain (subdomains too) */
+	const char *addr;    /* the same over From, To, Cc and trailers */
+	const char *subject; /* substring, ASCII case-insensitive */
+	const char *list;
+	const char *file;    /* a path, or a directory the patch touches */
+	bool has_since, has_until;
+	int64_t since, until; /* UTC seconds: date >= since, date < until */
+	enum mlq_state status; /* MLQ_STATE_NONE: any */
+	unsigned tag;          /* one MLQ_TAG_ bit; 0: any */
+	bool patches;          /* submissions only */
+	const char *fts;       /* an FTS5 expression (from mlq_query_text) */
+	int64_t limit;         /* 0: no limit */
+};
+
+/*
+ * Reads free text with lore-style prefixes (s: b: f: dfn: d:) into q:
+ * plain words and s:/b: become the FTS5 expression, f: sets from, a:/t:/c:
+ * addr, dfn: file, d:A..B the dates.  Strings live in arena a, which must
+ * outlive q.  MLQ_EINPUT with a reason for what it cannot read.
+ */
+enum mlq_status mlq_query_text(struct mlq_query *q, const char *text,
+    int64_t now, struct mlq_arena *a, struct mlq_err *err);
+
+/* One stored message as search and thread list it. */
+struct mlq_hit {
+	int64_t id;
+	const char *msgid;
+	const char *subject;
+	const char *from_name;
+	const char *from_email;
+	const char *list; /* NULL when none */
+	bool date_ok;
+	int64_t date;
+	int kind; /* 0 other, 1 patch, 2 cover letter, 3 pull request */
+	enum mlq_state status;
+	unsigned tags;
+	const char *parent; /* Message-Id it replies to; NULL if none */
+	int64_t thread;
+	int version, index, total;
+	int insertions, deletions;
+	const char *date_raw;
+};
+
+/* Hits are lent to fn for the call only; non-zero from fn stops. */
+typedef int (*mlq_hit_fn)(const struct mlq_hit *h, void *arg);
+
+/* Newest first.  MLQ_NOTFOUND when nothing matched. */
+enum mlq_status mlq_store_search(struct mlq_store *st,
+    const struct mlq_query *q, mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* One message by Message-Id (with or without <>); MLQ_NOTFOUND if absent. */
+enum mlq_status mlq_store_get(struct mlq_store *st, const char *msgid,
+    mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* Every message of a thread, oldest first. */
+enum mlq_status mlq_store_thread(struct mlq_store *st, int64_t thread,
+    mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* Message-Ids a thread names that are not stored (lost or not yet seen). */
+typedef int (*mlq_ghost_fn)(const char *msgid, void *arg);
+enum mlq_status mlq_store_ghosts(struct mlq_store *st, int64_t thread,
+    mlq_ghost_fn fn, void *arg, struct mlq_err *err);
+/* The original bytes of a stored message, appended to out. */
+enum mlq_status mlq_store_raw(struct mlq_store *st, int64_t id,
+    struct mlq_buf *out, struct mlq_err *err);
+
+typedef int (*mlq_file_fn)(const struct mlq_patch_file *f, void *arg);
+enum mlq_status mlq_store_files(struct mlq_store *st, int64_t id,
+    mlq_file_fn fn, void *arg, struct mlq_err *err);
+typedef int (*mlq_trailer_fn)(const struct mlq_trailer *t, void *arg);
+enum mlq_status mlq_store_trailers(struct mlq_store *st, int64_t id,
+    mlq_trailer_fn fn, void *arg, struct mlq_err *err);
+typedef int (*mlq_evidence_fn)(const struct mlq_evidence *e, void *arg);
+enum mlq_status mlq_store_evidence(struct mlq_store *st, int64_t id,
+    mlq_evidence_fn fn, void *arg, struct mlq_err *err);
+
+enum mlq_link_kind {
+	MLQ_LINK_REVERT = 1,  /* src reverts dst */
+	MLQ_LINK_FIXES = 2,   /* src names dst in Fixes: */
+	MLQ_LINK_VERSION = 3, /* src is a later version of dst */
+};
+/* Messages linked to id: those pointing at it (incoming) or it at them. */
+enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
+    enum mlq_link_kind kind, bool incoming, mlq_hit_fn fn, void *arg,
+    struct mlq_err *err);
+
+/* Counts for `mlq status`. */
+struct mlq_store_counts {
+	int64_t messages, submissions, threads, ghosts, lists, sources;
+	int64_t db_bytes;
+};
+enum mlq_status mlq_store_counts(struct mlq_store *st,
+    struct mlq_store_counts *out, struct mlq_err *err);
 
 /* ---- the import pipeline (ingest.c) --------------------------------- */
 

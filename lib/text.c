@@ -104,3 +104,22 @@ mlq_text_has_prefix_ci(const char *s, size_t n, const char *prefix)
 			return false;
 	return true;
 }
+
+void
+mlq__rdomain(struct mlq_buf *b, const char *domain)
+{
+	const char *end = domain + strlen(domain), *dot;
+
+	while (end > domain && end[-1] == '.')
+		end--;
+	while (end > domain) {
+		for (dot = end; dot > domain && dot[-1] != '.'; dot--)
+			;
+		for (; dot < end; dot++)
+			mlq_buf_addch(b, mlq__lower(*dot));
+		mlq_buf_addch(b, '.');
+		for (dot = end; dot > domain && dot[-1] != '.'; dot--)
+			;
+		end = dot > domain ? dot - 1 : domain;
+	}
+}

@@ -1,0 +1,85 @@
+/* What cli/mlq.c shares with the subcommands. */
+#ifndef MLQ_CLI_H
+#define MLQ_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "mlq.h"
+
+struct cli {
+	const char *db_path;
+	const char *config_path;
+	struct mlq_store *st; /* opened as the command's flags ask */
+};
+
+enum cli_flags {
+	CLI_DB_NONE = 0,
+	CLI_DB_READ = 1,
+	CLI_DB_WRITE = 2,
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *usage;
+	const char *summary;
+	int flags;
+	int (*exec)(struct cli *cli, int argc, char **argv);
+};
+
+extern const struct cli_cmd cmd_import;
+extern const struct cli_cmd cmd_search;
+extern const struct cli_cmd cmd_show;
+extern const struct cli_cmd cmd_sources;
+extern const struct cli_cmd cmd_status;
+extern const struct cli_cmd cmd_thread;
+
+/* Prints "mlq: <err>" and returns the exit code for its status. */
+int cli_fail(const struct mlq_err *err);
+/* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- output (out.c) ---- */
+
+enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_MBOX };
+
+/* "text", "json", ... restricted to the formats a command allows. */
+bool out_format_parse(const char *s, unsigned allowed, enum out_format *f);
+#define OUT_ALLOW(f) (1u << (f))
+
+/* Mail text to a terminal or pipe, control characters made visible. */
+void out_safe(FILE *f, const char *s);
+/* Like out_safe, cut to at most width columns (counting code points). */
+void out_safe_width(FILE *f, const char *s, int width);
+
+/* A streaming JSON writer: commas and escaping are its business. */
+struct out_json {
+	FILE *f;
+	int depth;
+	bool first[32];
+	bool after_key;
+};
+
+void json_init(struct out_json *j, FILE *f);
+void json_obj_begin(struct out_json *j);
+void json_obj_end(struct out_json *j);
+void json_arr_begin(struct out_json *j);
+void json_arr_end(struct out_json *j);
+void json_key(struct out_json *j, const char *k);
+void json_str(struct out_json *j, const char *s); /* NULL prints null */
+void json_int(struct out_json *j, long long v);
+void json_bool(struct out_json *j, bool v);
+void json_null(struct out_json *j);
+/* Ends a top-level value with a newline. */
+void json_end_line(struct out_json *j);
+
+/* The INTERFACE.md message object's fields (without the closing brace). */
+void out_hit_fields(struct out_json *j, const struct mlq_hit *h);
+/* "2021-04-06T19:16:56Z", or "" when the date is unknown. */
+const char *out_date(const struct mlq_hit *h, char *buf, size_t n);
+/* The raw message as an mbox entry (From_ line, mboxrd quoting). */
+enum mlq_status out_mbox(FILE *f, struct mlq_store *st,
+    const struct mlq_hit *h, struct mlq_err *err);
+
+#endif

@@ -1,0 +1,172 @@
+/* mlq import [--list NAME] SOURCE...: through the same pipeline as mlqd. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int cmd_import_exec(struct cli *, int, char **);
+
+const struct cli_cmd cmd_import = {
+	.name = "import",
+	.usage = "[--list NAME] SOURCE...",
+	.summary = "store the messages of mbox, maildir, message files or -",
+	.flags = CLI_DB_WRITE,
+	.exec = cmd_import_exec,
+};
+
+struct import_run {
+	struct mlq_ingest *ing;
+	bool progress; /* stderr is a terminal */
+	double started;
+	uint64_t bytes_done, bytes_total;
+	uint64_t last_draw;
+};
+
+static double
+now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+on_reject(const char *origin, uint64_t pos, const char *why, void *arg)
+{
+	struct import_run *run = arg;
+
+	if (run->progress)
+		fputs("\r\033[K", stderr);
+	fputs("mlq: import '", stderr);
+	out_safe(stderr, origin);
+	fprintf(stderr, "': message %llu: ", (unsigned long long)pos);
+	out_safe(stderr, why);
+	fputc('\n', stderr);
+}
+
+/* One status line, redrawn in place; only ever on a terminal. */
+static void
+draw_progress(struct import_run *run, const char *path, uint64_t done,
+    uint64_t total)
+{
+	struct mlq_ingest_stats s;
+	double el = now_sec() - run->started;
+
+	mlq_ingest_stats(run->ing, &s);
+	fputs("\r\033[K", stderr);
+	out_safe_width(stderr, path, 30);
+	fprintf(stderr, ": %llu messages, %.0f/s",
+	    (unsigned long long)s.added, el > 0 ? (double)s.added / el : 0.0);
+	if (total > 0)
+		fprintf(stderr, ", %.0f%%", 100.0 * (double)done / (double)total);
+}
+
+static int
+import_one(struct import_run *run, const char *path, const char *list,
+    struct mlq_err *err)
+{
+	struct mlq_reader *r;
+	const char *msg;
+	size_t len;
+	uint64_t pos, done, total;
+	enum mlq_status rc;
+
+	if ((rc = mlq_reader_open(path, &r, err)) != MLQ_OK)
+		return rc;
+	for (;;) {
+		struct mlq_err rerr;
+
+		mlq_err_clear(&rerr);
+		rc = mlq_reader_next(r, &msg, &len, &pos, &rerr);
+		if (rc == MLQ_NOTFOUND) {
+			rc = MLQ_OK;
+			break;
+		}
+		if (rc == MLQ_EINPUT) {
+			/* One bad message: report it, keep reading. */
+			on_reject(path, pos, rerr.msg, run);
+			continue;
+		}
+		if (rc != MLQ_OK) {
+			*err = rerr;
+			break;
+		}
+		if ((rc = mlq_ingest_add(run->ing, msg, len, path, pos, list,
+			 err)) != MLQ_OK)
+			break;
+		if (run->progress && (pos & 255) == 0) {
+			mlq_reader_progress(r, &done, &total);
+			draw_progress(run, path, done, total);
+		}
+	}
+	mlq_reader_close(r);
+	return rc;
+}
+
+static int
+cmd_import_exec(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "list", required_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mlq_ingest_opts io;
+	struct mlq_ingest_stats s;
+	struct import_run run;
+	struct mlq_err err, first;
+	const char *list = NULL;
+	enum mlq_status rc, worst = MLQ_OK;
+	int c, i;
+
+	while ((c = getopt_long(argc, argv, "l:", opts, NULL)) != -1) {
+		if (c != 'l')
+			return cli_usage_error(&cmd_import, "bad option");
+		list = optarg;
+	}
+	if (optind >= argc)
+		return cli_usage_error(&cmd_import, "import: no SOURCE given");
+	memset(&run, 0, sizeof(run));
+	memset(&io, 0, sizeof(io));
+	io.on_reject = on_reject;
+	io.arg = &run;
+	run.progress = isatty(STDERR_FILENO);
+	run.started = now_sec();
+	mlq_err_clear(&err);
+	mlq_err_clear(&first);
+	if ((rc = mlq_ingest_new(cli->st, &io, &run.ing, &err)) != MLQ_OK)
+		return cli_fail(&err);
+	for (i = optind; i < argc; i++) {
+		mlq_err_clear(&err);
+		rc = import_one(&run, argv[i], list, &err);
+		if (rc != MLQ_OK) {
+			/* A source that cannot be read stops only itself. */
+			if (run.progress)
+				fputs("\r\033[K", stderr);
+			cli_fail(&err);
+			if (worst == MLQ_OK || mlq_status_exit(rc) > mlq_status_exit(worst))
+				worst = rc;
+			if (rc == MLQ_EDB || rc == MLQ_ENOMEM)
+				break;
+		}
+	}
+	mlq_err_clear(&err);
+	rc = mlq_ingest_sync(run.ing, NULL, NULL, &err);
+	mlq_ingest_stats(run.ing, &s);
+	mlq_ingest_free(run.ing);
+	if (run.progress)
+		fputs("\r\033[K", stderr);
+	if (rc != MLQ_OK) {
+		cli_fail(&err);
+		return mlq_status_exit(rc);
+	}
+	printf("imported %llu new, %llu duplicate, %llu rejected\n",
+	    (unsigned long long)s.stored, (unsigned long long)s.dup,
+	    (unsigned long long)s.rejected);
+	return mlq_status_exit(worst);
+}

@@ -1,0 +1,292 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+bool
+out_format_parse(const char *s, unsigned allowed, enum out_format *f)
+{
+	static const char *const names[] = { "text", "json", "jsonl", "mbox" };
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0 && (allowed & (1u << i))) {
+			*f = (enum out_format)i;
+			return true;
+		}
+	return false;
+}
+
+void
+out_safe(FILE *f, const char *s)
+{
+	struct mlq_buf b;
+
+	if (s == NULL)
+		return;
+	mlq_buf_init(&b);
+	mlq_text_escape(&b, s, strlen(s));
+	fwrite(b.data, 1, b.len, f);
+	mlq_buf_release(&b);
+}
+
+void
+out_safe_width(FILE *f, const char *s, int width)
+{
+	struct mlq_buf b;
+	size_t i;
+	int cols = 0;
+
+	if (s == NULL)
+		return;
+	mlq_buf_init(&b);
+	mlq_text_escape(&b, s, strlen(s));
+	for (i = 0; i < b.len; i++) {
+		if (((unsigned char)b.data[i] & 0xc0) != 0x80 && ++cols > width) {
+			b.len = i;
+			break;
+		}
+	}
+	fwrite(b.data, 1, b.len, f);
+	mlq_buf_release(&b);
+}
+
+/* ---- JSON ---- */
+
+void
+json_init(struct out_json *j, FILE *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->first[0] = true;
+}
+
+/* Separates values: a comma unless first in its container or after a key. */
+static void
+json_sep(struct out_json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	j->first[j->depth] = false;
+}
+
+static void
+json_open(struct out_json *j, char c)
+{
+	json_sep(j);
+	fputc(c, j->f);
+	if (j->depth < 31)
+		j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void
+json_close(struct out_json *j, char c)
+{
+	fputc(c, j->f);
+	if (j->depth > 0)
+		j->depth--;
+}
+
+void
+json_obj_begin(struct out_json *j)
+{
+	json_open(j, '{');
+}
+
+void
+json_obj_end(struct out_json *j)
+{
+	json_close(j, '}');
+}
+
+void
+json_arr_begin(struct out_json *j)
+{
+	json_open(j, '[');
+}
+
+void
+json_arr_end(struct out_json *j)
+{
+	json_close(j, ']');
+}
+
+/* JSON string text: UTF-8 kept (invalid bytes become U+FFFD), controls escaped. */
+static void
+json_text(FILE *f, const char *s)
+{
+	struct mlq_buf b;
+	const unsigned char *p;
+	size_t i;
+
+	mlq_buf_init(&b);
+	mlq_text_utf8_clean(&b, s, strlen(s));
+	fputc('"', f);
+	p = (const unsigned char *)b.data;
+	for (i = 0; i < b.len; i++) {
+		if (p[i] == '"' || p[i] == '\\')
+			fprintf(f, "\\%c", p[i]);
+		else if (p[i] == '\n')
+			fputs("\\n", f);
+		else if (p[i] == '\t')
+			fputs("\\t", f);
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			fprintf(f, "\\u%04x", p[i]);
+		else
+			fputc(p[i], f);
+	}
+	fputc('"', f);
+	mlq_buf_release(&b);
+}
+
+void
+json_key(struct out_json *j, const char *k)
+{
+	json_sep(j);
+	json_text(j->f, k);
+	fputc(':', j->f);
+	j->after_key = true;
+}
+
+void
+json_str(struct out_json *j, const char *s)
+{
+	if (s == NULL) {
+		json_null(j);
+		return;
+	}
+	json_sep(j);
+	json_text(j->f, s);
+}
+
+void
+json_int(struct out_json *j, long long v)
+{
+	json_sep(j);
+	fprintf(j->f, "%lld", v);
+}
+
+void
+json_bool(struct out_json *j, bool v)
+{
+	json_sep(j);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void
+json_null(struct out_json *j)
+{
+	json_sep(j);
+	fputs("null", j->f);
+}
+
+void
+json_end_line(struct out_json *j)
+{
+	fputc('\n', j->f);
+	j->first[0] = true;
+}
+
+const char *
+out_date(const struct mlq_hit *h, char *buf, size_t n)
+{
+	if (!h->date_ok) {
+		buf[0] = '\0';
+		return buf;
+	}
+	mlq_date_format_rfc3339(h->date, buf, n);
+	return buf;
+}
+
+void
+out_hit_fields(struct out_json *j, const struct mlq_hit *h)
+{
+	char date[32];
+	unsigned bit;
+
+	json_key(j, "message_id");
+	json_str(j, h->msgid);
+	json_key(j, "subject");
+	json_str(j, h->subject);
+	json_key(j, "from");
+	json_obj_begin(j);
+	json_key(j, "name");
+	json_str(j, h->from_name);
+	json_key(j, "email");
+	json_str(j, h->from_email);
+	json_obj_end(j);
+	json_key(j, "date");
+	if (h->date_ok)
+		json_str(j, out_date(h, date, sizeof(date)));
+	else
+		json_null(j);
+	json_key(j, "list");
+	json_str(j, h->list);
+	json_key(j, "is_patch");
+	json_bool(j, h->kind > 0);
+	if (h->kind > 0) {
+		json_key(j, "status");
+		json_str(j, mlq_state_name(h->status));
+	}
+	json_key(j, "tags");
+	json_arr_begin(j);
+	for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1)
+		if (h->tags & bit)
+			json_str(j, mlq_tag_name(bit));
+	json_arr_end(j);
+}
+
+/* mboxrd: a body line matching ^>*From  gains one '>'. */
+static void
+mbox_body(FILE *f, const char *p, size_t n)
+{
+	const char *end = p + n, *eol, *q;
+
+	while (p < end) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		eol = eol ? eol + 1 : end;
+		for (q = p; q < eol && *q == '>'; q++)
+			;
+		if (eol - q >= 5 && memcmp(q, "From ", 5) == 0)
+			fputc('>', f);
+		fwrite(p, 1, (size_t)(eol - p), f);
+		p = eol;
+	}
+	if (n == 0 || end[-1] != '\n')
+		fputc('\n', f);
+}
+
+enum mlq_status
+out_mbox(FILE *f, struct mlq_store *st, const struct mlq_hit *h,
+    struct mlq_err *err)
+{
+	struct mlq_buf raw;
+	enum mlq_status rc;
+	char date[64] = "Thu Jan  1 00:00:00 1970";
+	time_t t;
+	struct tm tm;
+
+	mlq_buf_init(&raw);
+	if ((rc = mlq_store_raw(st, h->id, &raw, err)) != MLQ_OK) {
+		mlq_buf_release(&raw);
+		return rc;
+	}
+	if (h->date_ok) {
+		t = (time_t)h->date;
+		if (gmtime_r(&t, &tm) != NULL)
+			strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+	}
+	fprintf(f, "From mlq@z %s\n", date);
+	mbox_body(f, raw.data, raw.len);
+	fputc('\n', f);
+	mlq_buf_release(&raw);
+	return MLQ_OK;
+}

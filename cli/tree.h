@@ -1,0 +1,28 @@
+/* A thread loaded into memory for show and thread: messages and ghosts. */
+#ifndef MLQ_TREE_H
+#define MLQ_TREE_H
+
+#include "mlq.h"
+
+struct tree_node {
+	struct mlq_hit hit; /* strings owned by the tree's arena */
+	bool ghost;         /* named by a reply but not stored */
+	int parent;         /* index of the parent node, -1 for a root */
+};
+
+struct tree {
+	struct mlq_arena *a;
+	struct tree_node *n;
+	size_t count;
+};
+
+/* Loads thread; a ghost becomes a node so that its replies hang under it. */
+enum mlq_status tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
+    struct mlq_err *err);
+void tree_release(struct tree *t);
+/* Whether node i descends from node anc. */
+bool tree_descends(const struct tree *t, size_t i, size_t anc);
+/* The node of a Message-Id; -1 if absent. */
+int tree_find(const struct tree *t, const char *msgid);
+
+#endif

@@ -1,0 +1,1206 @@
+/*
+ * Reply classification: tags from a reply's own text.
+ *
+ * Three stages, each linear in the body: lines are sorted into own text,
+ * quotes, attributions, diff, code and signature; own prose is cut into
+ * words and clauses (a clause ends at , ; : ( ) and a sentence at . ! ?);
+ * then every rule of rule_table runs on every clause or own line.  Rules
+ * are data: a tag, a name `show` prints, and a word pattern (see
+ * pat_match) with a list of words that veto it anywhere in the clause.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlq-int.h"
+
+/* ---- names ------------------------------------------------------------- */
+
+static const char *const tag_names[MLQ_TAG_COUNT] = {
+	"nack",
+	"ack",
+	"reviewed",
+	"tested",
+	"question",
+	"changes-requested",
+	"applied",
+	"revert",
+};
+
+static const char *const state_names[] = {
+	[MLQ_STATE_NONE] = "",
+	[MLQ_STATE_PENDING] = "pending",
+	[MLQ_STATE_QUESTIONED] = "questioned",
+	[MLQ_STATE_REVIEWED] = "reviewed",
+	[MLQ_STATE_CHANGES] = "changes-requested",
+	[MLQ_STATE_SUPERSEDED] = "superseded",
+	[MLQ_STATE_APPLIED] = "applied",
+	[MLQ_STATE_NACKED] = "nacked",
+	[MLQ_STATE_REVERTED] = "reverted",
+};
+
+const char *
+mlq_tag_name(unsigned tag)
+{
+	size_t i;
+
+	for (i = 0; i < MLQ_TAG_COUNT; i++)
+		if (tag == 1u << i)
+			return tag_names[i];
+	return NULL;
+}
+
+unsigned
+mlq_tag_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < MLQ_TAG_COUNT; i++)
+		if (strcmp(name, tag_names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+const char *
+mlq_state_name(enum mlq_state s)
+{
+	if (s <= MLQ_STATE_NONE || (size_t)s >= MLQ__ARRAY_SIZE(state_names))
+		return NULL;
+	return state_names[s];
+}
+
+enum mlq_state
+mlq_state_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < MLQ__ARRAY_SIZE(state_names); i++)
+		if (strcmp(name, state_names[i]) == 0)
+			return (enum mlq_state)i;
+	return MLQ_STATE_NONE;
+}
+
+/* ---- the rules --------------------------------------------------------- */
+
+struct cls_line {
+	const char *s; /* '\r' and trailing blanks removed */
+	size_t len;
+	int kind;
+};
+
+enum {
+	LINE_OWN,
+	LINE_BLANK,
+	LINE_QUOTE,
+	LINE_ATTRIB,
+	LINE_DIFF,
+	LINE_CODE,
+	LINE_DROP, /* signature, forwarded original, list footer */
+};
+
+struct cls_tok {
+	const char *s;
+	size_t len;
+	size_t line;
+};
+
+struct cls_clause {
+	size_t begin, end; /* tokens [begin, end) */
+	size_t sent;	   /* first token of its sentence */
+	size_t qline;	   /* line of the closing '?' */
+	bool question;	   /* ends with '?' */
+};
+
+struct cls_rule {
+	unsigned tag;
+	const char *name;
+	/* Exactly one of pat, clause_fn, line_fn. */
+	const char *pat;
+	bool (*clause_fn)(const struct cls_tok *, const struct cls_clause *);
+	bool (*line_fn)(const char *, size_t);
+	/*
+	 * Words that cancel a match anywhere in the clause; "<a|b c|d"
+	 * cancels on a or b before the match ("I don't think a NACK ...")
+	 * and on c or d anywhere.
+	 */
+	const char *veto;
+	bool others_only; /* never from the submitter */
+	const char *what;
+};
+
+/*
+ * Word lists shared by several rules ('|'-separated, as in patterns).
+ * A refusal ("I don't think a NACK is warranted") or a condition ("once
+ * this is applied") cancels the clause.
+ */
+#define NEGATION                                                               \
+	"<not|no|never|without|nor|cannot|can't|don't|doesn't|didn't|isn't|"   \
+	"wasn't|won't|wouldn't|shouldn't|aren't|hardly|if|unless|whether|why"
+#define CONDITION                                                              \
+	"<if|once|when|whenever|after|before|until|unless|whether|should|"     \
+	"could|would|can|must|might|may|be|not|never|cannot|can't|don't|"      \
+	"doesn't|didn't|isn't|wasn't|won't|hasn't|haven't|weren't|aren't|"     \
+	"please|ping|sure|wonder|wondering "                                   \
+	"tested|boot|boots|booted|works|cleanly|locally|top|compile|"          \
+	"compiles|compiled|build|builds|problem|issue|still|fine|ok|okay"
+/* Words after NACK that make it the protocol's NACK, not a verdict. */
+#define NACK_TECH                                                              \
+	"packet~|frame~|bit|bits|response~|handl~|condition~|signal~|"         \
+	"interrupt~|irq~|status|counter~|timeout~|event~|pid|token~|state~|"   \
+	"field~|register~|reg|message~|is|was|are|were|will|would|can|"        \
+	"could|should|has|means|happens|sent|received|path|case|cases|flag~|"  \
+	"error~|reply|replies|code~|value~|and|or"
+/* Words a request to change a patch is built on. */
+#define CHANGE_VERB                                                            \
+	"resend|respin|repost|rebase|fix|split|update|change|rework|address|"  \
+	"move|rename|correct|squash|redo|reword|rewrite|"                      \
+	"remove|add|use|document|describe|improve|clean|cleanup|refactor|"     \
+	"convert|adjust|avoid|combine|fold|separate|reorder|replace|"          \
+	"reformat|align|mention|include|merge|put|make|rephrase|restructure|"  \
+	"sort|simplify|switch|fixup|amend|expand|extend|reduce|limit|"         \
+	"handle|keep|return|sign|base"
+
+/* What a short "Series applied" may name. */
+#define APPLIED_WHAT                                                           \
+	"the|this|whole|entire|both|all|patch~|series|set|patchset|i|i've|we|" \
+	"we've|also|now|just|already|it|they|these|everything|pull|request"
+
+/*
+ * Pattern syntax: words separated by one space, each matching one word of
+ * the clause, case-insensitively.  "a|b" alternatives, "x~" a prefix,
+ * "x?" optional, "*" any word, "!a|b" the next word is none of these (or
+ * the clause ends), a leading "^" anchors at the clause start and a
+ * trailing "$" at its end.  Classes: @nack (NACK, NAK, NACKed, NAKing...),
+ * @v (v2, V3), @change (CHANGE_VERB), @tree (net-next, for-5.13, ...).
+ */
+static bool cls_question(const struct cls_tok *, const struct cls_clause *);
+static bool cls_nack_trailer(const char *, size_t);
+static bool cls_ack_trailer(const char *, size_t);
+static bool cls_reviewed_trailer(const char *, size_t);
+static bool cls_tested_trailer(const char *, size_t);
+
+static const struct cls_rule rule_table[] = {
+	/* nack */
+	{ MLQ_TAG_NACK, "nack-trailer", NULL, NULL, cls_nack_trailer, NULL,
+	    false, "a Nacked-by:/NAKed-by: line" },
+	{ MLQ_TAG_NACK, "nack-verdict", "^ @nack !" NACK_TECH, NULL, NULL,
+	    NEGATION, false,
+	    "NACK opening a clause: \"NACK.\", \"Nack for this\"" },
+	{ MLQ_TAG_NACK, "nack-first-person",
+	    "i|i'm|i'd|i'll|we|we're|so|hence|thus|therefore|my|our|firm|strong|"
+	    "strongly|hard|big|definite|definitely|final|hereby|also @nack "
+	    "!" NACK_TECH,
+	    NULL, NULL, NEGATION, false,
+	    "\"I'm NAKing this\", \"has my nack\"" },
+	{ MLQ_TAG_NACK, "nack-have-to",
+	    "have|going|need|want|got|like|'d to @nack !" NACK_TECH, NULL, NULL,
+	    NEGATION, false, "\"I have to nack this\"" },
+	{ MLQ_TAG_NACK, "nack-is-a",
+	    "that's|it's|is|this's a|an "
+	    "firm|strong|hard|big|definite|clear? @nack !" NACK_TECH,
+	    NULL, NULL, NEGATION, false, "\"that's a NACK\"" },
+	{ MLQ_TAG_NACK, "nack-consider",
+	    "consider~ this|it|that|these|the patch|series? @nack", NULL, NULL,
+	    NEGATION, false, "\"consider this NACKed\"" },
+	/* ack, reviewed, tested */
+	{ MLQ_TAG_ACK, "ack-trailer", NULL, NULL, cls_ack_trailer, NULL, true,
+	    "an Acked-by: line (also Acked-for-MFD-by:)" },
+	{ MLQ_TAG_ACK, "ack-bare", "^ ack|acked $", NULL, NULL, NEGATION, true,
+	    "\"Ack.\" or \"Acked\" as a whole clause" },
+	{ MLQ_TAG_ACK, "ack-part",
+	    "^ ack|acked for the? * *? "
+	    "part|parts|bits|bindings|changes|side|bit|patch|series|change",
+	    NULL, NULL, NEGATION, true, "\"Ack for the DT part\"" },
+	{ MLQ_TAG_REVIEWED, "reviewed-trailer", NULL, NULL,
+	    cls_reviewed_trailer, NULL, true, "a Reviewed-by: line" },
+	{ MLQ_TAG_TESTED, "tested-trailer", NULL, NULL, cls_tested_trailer,
+	    NULL, true, "a Tested-by: line" },
+	/* question */
+	{ MLQ_TAG_QUESTION, "question-mark", NULL, cls_question, NULL, NULL,
+	    true, "a sentence of prose ending in '?'" },
+	/* changes-requested */
+	{ MLQ_TAG_CHANGES, "changes-please",
+	    "please|pls|kindly also|just|then|do? @change", NULL, NULL,
+	    "no|my|nothing|needn't|i'll|feel", true,
+	    "\"please fix\", \"please send a v2\"" },
+	{ MLQ_TAG_CHANGES, "changes-can-you",
+	    "can|could|would|will you please|kindly|also|just? also|just? "
+	    "@change",
+	    NULL, NULL, "no|my|nothing|tag|tags|reviewed-by|acked-by|ack", true,
+	    "\"can you split this\"" },
+	{ MLQ_TAG_CHANGES, "changes-you-should",
+	    "you should|need|must|have to? also? @change", NULL, NULL,
+	    "no|not|don't|if|nothing|my", true, "\"you need to rebase\"" },
+	{ MLQ_TAG_CHANGES, "changes-new-version",
+	    "send|post|submit|spin|resend|respin|repost a|an? "
+	    "new|updated|fresh|next|another? "
+	    "@v|version|revision|respin|spin|iteration",
+	    NULL, NULL, "i|i'll|i'm|we|we'll|will|i've|i'd|no|not|my", true,
+	    "\"send a v2\"" },
+	{ MLQ_TAG_CHANGES, "changes-version-please",
+	    "@v|version|respin|resend please", NULL, NULL, "no|not", true,
+	    "\"v2 please\"" },
+	{ MLQ_TAG_CHANGES, "changes-next-version",
+	    "in|for|with|on the? next|a "
+	    "@v|version|revision|spin|iteration|respin",
+	    NULL, NULL, "i|i'll|i'm|we|we'll|i've|no|not", true,
+	    "\"... in the next version\"" },
+	{ MLQ_TAG_CHANGES, "changes-when-you",
+	    "when|before|if you "
+	    "respin|resend|repost|rework|update|rebase|send|fix~",
+	    NULL, NULL, "no|not|don't|my", true, "\"when you respin, ...\"" },
+	{ MLQ_TAG_CHANGES, "changes-needs",
+	    "needs|need to? be? fixed|reworked|split|updated|rebased|changed|"
+	    "addressed|redone|respun|resent|squashed|reordered|moved|"
+	    "documented|fixing|rework|rebasing|splitting|updating|a|another|"
+	    "more|some "
+	    "@v|respin|rebase|rework|resend|work|changes|spin|fixing?",
+	    NULL, NULL, "no|not|don't|doesn't|if|i|i'll|we", true,
+	    "\"this needs to be fixed\", \"needs a v2\"" },
+	{ MLQ_TAG_CHANGES, "changes-separate-patch",
+	    "should|must|needs|need|please be? in? a|its|their "
+	    "separate|own patch|commit",
+	    NULL, NULL, "no|not|i|i'll|we|we'll", true,
+	    "\"this should be a separate patch\"" },
+	{ MLQ_TAG_CHANGES, "changes-split",
+	    "split this|it|them|these|the patch|change|series? into|up", NULL,
+	    NULL, "no|not|i|i'll|we|we'll|i've|don't", true,
+	    "\"split this into two\"" },
+	{ MLQ_TAG_CHANGES, "changes-does-not-apply",
+	    "doesn't|does|did|didn't|won't|no not|longer? apply|applies", NULL,
+	    NULL, "if|whether|i'll", true,
+	    "\"does not apply\": a rebase is needed" },
+	{ MLQ_TAG_CHANGES, "changes-with-fixed",
+	    "with that|this|these|those|the|above|all "
+	    "nits|comments|issues|above|changes? "
+	    "fixed|addressed|changed|resolved|done",
+	    NULL, NULL, "no|not", true, "\"with that fixed: ...\"" },
+	/* applied */
+	{ MLQ_TAG_APPLIED, "applied-lead",
+	    "^ applied|applying|queued|pulled|merged", NULL, NULL, CONDITION,
+	    false, "\"Applied to net-next, thanks!\", \"Queued for 5.13\"" },
+	{ MLQ_TAG_APPLIED, "applied-lead-picked",
+	    "^ picked|pushed up|it|to|into|out", NULL, NULL, CONDITION, false,
+	    "\"Picked up\", \"Pushed to drm-misc-next\"" },
+	{ MLQ_TAG_APPLIED, "applied-short",
+	    "^ " APPLIED_WHAT "? " APPLIED_WHAT
+	    "? applied|queued|pulled|merged",
+	    NULL, NULL, CONDITION, false,
+	    "\"Series applied\", \"Patch applied.\"" },
+	{ MLQ_TAG_APPLIED, "applied-has-been",
+	    "^ has|have been applied|merged|queued", NULL, NULL, CONDITION,
+	    false, "\"(The patch ...) has been applied to the spi tree\"" },
+	{ MLQ_TAG_APPLIED, "applied-i-have",
+	    "i|i've|we|we've|i'm|we're have|had? "
+	    "just|now|already|also|finally? "
+	    "applied|queued|pulled|merged|applying|queuing|queueing",
+	    NULL, NULL, CONDITION, false, "\"I've applied it to my tree\"" },
+	{ MLQ_TAG_APPLIED, "applied-i-took",
+	    "i|i've|we|we've have|had? just|now|already|also? "
+	    "took|taken|picked|pushed up? the|your? "
+	    "it|this|these|them|both|all|patch~|series|set|fix",
+	    NULL, NULL, CONDITION, false, "\"I took patch #1 into net-next\"" },
+	{ MLQ_TAG_APPLIED, "applied-and",
+	    "and applied|queued|pulled|pushed "
+	    "the|this|it|them|both|all|these|that|your",
+	    NULL, NULL, CONDITION, false,
+	    "\"I fixed it up and applied the patch\"" },
+	{ MLQ_TAG_APPLIED, "applied-have-it",
+	    "i|we have|had this|it|these|them|both applied|queued", NULL, NULL,
+	    CONDITION, false, "\"I have this applied to the ... tree\"" },
+	{ MLQ_TAG_APPLIED, "applied-passive",
+	    "patch|series|patches|set|patchset|pull|revert|it|this|they|them|"
+	    "both|all|request has|have|was|were|got|is|are now|already|also? "
+	    "been? applied|merged|queued",
+	    NULL, NULL, CONDITION, false,
+	    "\"This patch was applied to netdev/net-next.git\" (the list's bot)" },
+};
+
+const char *
+mlq__classify_rule_name(size_t i)
+{
+	return i < MLQ__ARRAY_SIZE(rule_table) ? rule_table[i].name : NULL;
+}
+
+/* ---- words ------------------------------------------------------------- */
+
+static bool
+is_alnum(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+static bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Compares word w to literal l (n bytes) ignoring ASCII case; a typographic
+ * apostrophe (U+2019) in the mail equals "'".  With prefix, w may go on.
+ */
+static bool
+word_eq(const char *w, size_t wn, const char *l, size_t n, bool prefix)
+{
+	size_t i = 0, j = 0;
+
+	while (j < n) {
+		if (i >= wn)
+			return false;
+		if (l[j] == '\'' && i + 2 < wn && (unsigned char)w[i] == 0xe2 &&
+		    (unsigned char)w[i + 1] == 0x80 &&
+		    (unsigned char)w[i + 2] == 0x99) {
+			i += 3;
+			j++;
+			continue;
+		}
+		if (mlq__lower(w[i]) != l[j])
+			return false;
+		i++;
+		j++;
+	}
+	return prefix || i == wn;
+}
+
+/* True if word w is one of the '|'-separated alternatives in l[0..n). */
+static bool word_in(const char *w, size_t wn, const char *l, size_t n);
+
+/* NACK, NAK, NACKed, NAKing, nack'd; "naked" only as "NAKed". */
+static bool
+is_nack_word(const char *w, size_t n)
+{
+	static const char *const words[] = { "nack", "nak", "nacked", "nacking",
+		"naking", "nacks", "naks", "nack'd", "nak'd", "nack'ed",
+		"nak'ed", "nack'ing", "nak'ing" };
+	size_t i;
+
+	for (i = 0; i < MLQ__ARRAY_SIZE(words); i++)
+		if (word_eq(w, n, words[i], strlen(words[i]), false))
+			return true;
+	return n == 5 && memcmp(w, "NAK", 3) == 0 &&
+	    word_eq(w, n, "naked", 5, false);
+}
+
+/* v2, V10: a patch version. */
+static bool
+is_version_word(const char *w, size_t n)
+{
+	size_t i;
+
+	if (n < 2 || (w[0] != 'v' && w[0] != 'V'))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!is_digit((unsigned char)w[i]))
+			return false;
+	return true;
+}
+
+/* A word naming a tree or branch: net-next, for-5.13, mtd/next, 5.13. */
+static bool
+is_tree_word(const char *w, size_t n)
+{
+	static const char *const parts[] = { "next", "tree", "branch", "git",
+		"for-", "fixes", "queue", "linus", "master", "main", "-rc",
+		"stable", "devel", "mainline" };
+	size_t i, j, k;
+
+	if (n > 0 && is_digit((unsigned char)w[0]))
+		return true;
+	for (i = 0; i < MLQ__ARRAY_SIZE(parts); i++) {
+		k = strlen(parts[i]);
+		for (j = 0; j + k <= n; j++)
+			if (word_eq(w + j, k, parts[i], k, false))
+				return true;
+	}
+	return false;
+}
+
+static bool
+word_in(const char *w, size_t wn, const char *l, size_t n)
+{
+	const char *end = l + n, *bar;
+	size_t k;
+
+	while (l < end) {
+		bar = memchr(l, '|', (size_t)(end - l));
+		k = (size_t)((bar ? bar : end) - l);
+		if (k == 5 && memcmp(l, "@nack", 5) == 0) {
+			if (is_nack_word(w, wn))
+				return true;
+		} else if (k == 2 && memcmp(l, "@v", 2) == 0) {
+			if (is_version_word(w, wn))
+				return true;
+		} else if (k == 5 && memcmp(l, "@tree", 5) == 0) {
+			if (is_tree_word(w, wn))
+				return true;
+		} else if (k == 7 && memcmp(l, "@change", 7) == 0) {
+			if (word_in(w, wn, CHANGE_VERB, strlen(CHANGE_VERB)))
+				return true;
+		} else if (k > 0 && l[k - 1] == '~') {
+			if (word_eq(w, wn, l, k - 1, true))
+				return true;
+		} else if (word_eq(w, wn, l, k, false))
+			return true;
+		if (bar == NULL)
+			break;
+		l = bar + 1;
+	}
+	return false;
+}
+
+/*
+ * Matches pattern p (without ^) at tokens [i, end): true with *first set
+ * to the first token consumed.  Optional elements try the longer match
+ * first; patterns are a few words, so backtracking stays small.
+ */
+static bool
+pat_match(const char *p, const struct cls_tok *t, size_t i, size_t end)
+{
+	const char *e;
+	size_t n;
+	bool opt, neg;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '\0')
+		return true;
+	if (*p == '$' && p[1] == '\0')
+		return i == end;
+	e = strchr(p, ' ');
+	n = e ? (size_t)(e - p) : strlen(p);
+	e = p + n;
+	neg = *p == '!';
+	if (neg) {
+		if (i < end && word_in(t[i].s, t[i].len, p + 1, n - 1))
+			return false;
+		return pat_match(e, t, i, end);
+	}
+	opt = n > 1 && p[n - 1] == '?';
+	if (opt)
+		n--;
+	if (i < end &&
+	    ((n == 1 && *p == '*') || word_in(t[i].s, t[i].len, p, n)) &&
+	    pat_match(e, t, i + 1, end))
+		return true;
+	return opt && pat_match(e, t, i, end);
+}
+
+/* Is one of 'words' in the clause (before token 'upto' for "<words")? */
+static bool
+clause_has(const struct cls_tok *t, const struct cls_clause *c,
+    const char *words, size_t upto)
+{
+	const char *sp;
+	size_t i, n;
+
+	if (*words == '<') {
+		words++;
+		sp = strchr(words, ' ');
+		n = sp ? (size_t)(sp - words) : strlen(words);
+		for (i = c->begin; i < upto && i < c->end; i++)
+			if (word_in(t[i].s, t[i].len, words, n))
+				return true;
+		if (sp == NULL)
+			return false;
+		words = sp + 1;
+	}
+	n = strlen(words);
+	for (i = c->begin; i < c->end; i++)
+		if (word_in(t[i].s, t[i].len, words, n))
+			return true;
+	return false;
+}
+
+/*
+ * A question: the clause ends in '?' and is neither a ping, a request for
+ * news, a request to change the patch ("can you split this?", which
+ * changes-can-you tags) nor a question to the maintainer about taking it.
+ */
+static bool
+cls_question(const struct cls_tok *t, const struct cls_clause *c)
+{
+	static const char *const not_questions[] = {
+		"*? *? ping",
+		"^ any "
+		"update|updates|news|progress|comments|feedback|objections|thoughts",
+		"can|could|would|will you please|kindly|also|just? also|just? "
+		"@change",
+		"can|could|would|will you|someone|anyone please|kindly? "
+		"take|pick|apply|queue|merge|pull|route",
+	};
+	size_t i, j;
+
+	if (!c->question || c->begin == c->end)
+		return false;
+	/* The vetoes read the whole sentence: "Could you use foo() here?" */
+	for (i = 0; i < MLQ__ARRAY_SIZE(not_questions); i++) {
+		const char *p = not_questions[i];
+		bool anchored = *p == '^';
+
+		if (anchored)
+			p++;
+		for (j = anchored ? c->begin : c->sent; j < c->end; j++) {
+			if (pat_match(p, t, j, c->end))
+				return false;
+			if (anchored)
+				break;
+		}
+	}
+	return true;
+}
+
+/* ---- trailers ---------------------------------------------------------- */
+
+/*
+ * A trailer line "Key-by: value" whose key contains one of the words in
+ * 'which' ("Acked-for-MFD-by:", "Reviewed-and-tested-by:", "Nacked-by :").
+ */
+static bool
+trailer_has(const char *s, size_t n, const char *which)
+{
+	size_t i = 0, k, w, wl = strlen(which);
+	bool hit = false;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	k = i;
+	while (k < n && (is_alnum((unsigned char)s[k]) || s[k] == '-'))
+		k++;
+	if (k - i < 4 || !word_eq(s + k - 3, 3, "-by", 3, false))
+		return false;
+	w = k;
+	while (w < n && s[w] == ' ')
+		w++;
+	if (w >= n || s[w] != ':')
+		return false;
+	for (w++; w < n && (s[w] == ' ' || s[w] == '\t'); w++)
+		;
+	if (w == n)
+		return false;
+	/* The words of the key, "by" excluded. */
+	k -= 3;
+	while (i < k) {
+		w = i;
+		while (w < k && s[w] != '-')
+			w++;
+		if (word_in(s + i, w - i, which, wl))
+			hit = true;
+		i = w + 1;
+	}
+	return hit;
+}
+
+static bool
+cls_nack_trailer(const char *s, size_t n)
+{
+	return trailer_has(s, n, "nacked|naked|nack|nak|nak'd|nack'd");
+}
+
+static bool
+cls_ack_trailer(const char *s, size_t n)
+{
+	return trailer_has(s, n, "acked");
+}
+
+static bool
+cls_reviewed_trailer(const char *s, size_t n)
+{
+	return trailer_has(s, n, "reviewed");
+}
+
+static bool
+cls_tested_trailer(const char *s, size_t n)
+{
+	return trailer_has(s, n, "tested");
+}
+
+/* ---- own text ---------------------------------------------------------- */
+
+static bool
+has_prefix(const char *s, size_t n, const char *p)
+{
+	return mlq_text_has_prefix_ci(s, n, p);
+}
+
+static bool
+has_suffix(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+
+	return n >= k && mlq_text_has_prefix_ci(s + n - k, k, p);
+}
+
+static bool
+contains(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p), i;
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(s + i, p, k) == 0)
+			return true;
+	return false;
+}
+
+/* '>' first, after optional blanks: "> x", ">> x", "  > x". */
+static bool
+is_quoted_line(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < n && s[i] == '>';
+}
+
+/* "-- " opens the signature; "--" too, as some clients eat the blank. */
+static bool
+is_signature_line(const char *s, size_t n)
+{
+	return (n == 2 || n == 3) && s[0] == '-' && s[1] == '-' &&
+	    (n == 2 || s[2] == ' ');
+}
+
+/*
+ * Text below this line is not the writer's: a forwarded or Outlook-quoted
+ * original, or a list footer ("____" rule above "Intel-wired-lan mailing
+ * list").
+ */
+static bool
+is_original_line(const struct cls_line *l, size_t i, size_t nl)
+{
+	const char *s = l[i].s;
+	size_t n = l[i].len, k;
+
+	if (contains(s, n, "-----Original Message-----") ||
+	    has_prefix(s, n, "Begin forwarded message:") ||
+	    (has_prefix(s, n, "---------- Forwarded message") && n > 30))
+		return true;
+	for (k = 0; k < n && s[k] == '_'; k++)
+		;
+	if (k >= 10 && k == n)
+		return true;
+	/* Outlook: "From: X", "Sent: ..." (or "Date:", then "To:"). */
+	if (!has_prefix(s, n, "From: ") || i + 1 >= nl)
+		return false;
+	if (has_prefix(l[i + 1].s, l[i + 1].len, "Sent: "))
+		return true;
+	return has_prefix(l[i + 1].s, l[i + 1].len, "Date: ") && i + 2 < nl &&
+	    (has_prefix(l[i + 2].s, l[i + 2].len, "To: ") ||
+		has_prefix(l[i + 2].s, l[i + 2].len, "Subject: "));
+}
+
+/* "On ..., X wrote:" and its cousins in other clients and languages. */
+static bool
+is_attribution_end(const char *s, size_t n)
+{
+	static const char *const ends[] = { "wrote:", "writes:", "wrote :",
+		"said:", "schrieb:", "crit :", "crit:", "escribi\xc3\xb3:",
+		"escreveu:", "napisa\xc5\x82:", "ha scritto:" };
+	size_t i;
+
+	for (i = 0; i < MLQ__ARRAY_SIZE(ends); i++)
+		if (has_suffix(s, n, ends[i]))
+			return true;
+	return false;
+}
+
+/* Starts an attribution that may wrap: "On Tue, Apr 06, 2021 at ...". */
+static bool
+is_attribution_start(const char *s, size_t n)
+{
+	return has_prefix(s, n, "On ") || has_prefix(s, n, "Le ") ||
+	    has_prefix(s, n, "Am ") || has_prefix(s, n, "El ") ||
+	    has_prefix(s, n, "Em ") || has_prefix(s, n, "Il ") ||
+	    has_prefix(s, n, "Quoting ") || has_prefix(s, n, "Citing ");
+}
+
+/* A line of a unified diff or of the headers git puts above one. */
+static bool
+is_diff_line(const char *s, size_t n)
+{
+	static const char *const heads[] = { "diff ", "index ", "new file mode",
+		"deleted file mode", "similarity index", "dissimilarity index",
+		"rename from", "rename to", "copy from", "copy to", "old mode",
+		"new mode", "Binary files" };
+	size_t i;
+
+	if (n == 0 || s[0] == ' ' || s[0] == '+' || s[0] == '-' ||
+	    s[0] == '@' || s[0] == '\\' || s[0] == '\t')
+		return true;
+	for (i = 0; i < MLQ__ARRAY_SIZE(heads); i++)
+		if (has_prefix(s, n, heads[i]))
+			return true;
+	return false;
+}
+
+static bool
+is_diff_start(const struct cls_line *l, size_t i, size_t nl)
+{
+	const char *s = l[i].s;
+	size_t n = l[i].len;
+
+	if (has_prefix(s, n, "diff --git ") || has_prefix(s, n, "Index: ") ||
+	    has_prefix(s, n, "@@ -"))
+		return true;
+	if (n == 3 && memcmp(s, "---", 3) == 0)
+		return true; /* the patch separator: diffstat follows */
+	return has_prefix(s, n, "--- ") && i + 1 < nl &&
+	    has_prefix(l[i + 1].s, l[i + 1].len, "+++ ");
+}
+
+/* C in the writer's own words: never prose, so never a question. */
+static bool
+is_code_line(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && s[i] == '#' &&
+	    (has_prefix(s + i, n - i, "#include") ||
+		has_prefix(s + i, n - i, "#define") ||
+		has_prefix(s + i, n - i, "#if")))
+		return true;
+	if (n > 0 && (s[n - 1] == ';' || s[n - 1] == '{' || s[n - 1] == '}'))
+		return true;
+	return contains(s, n, "==") || contains(s, n, "!=") ||
+	    contains(s, n, "->") || contains(s, n, "&&") ||
+	    contains(s, n, "||");
+}
+
+/* Sorts every line; see the LINE_ kinds. */
+static void
+classify_lines(struct cls_line *l, size_t nl)
+{
+	size_t i, j, k;
+	bool in_diff = false, stop = false;
+
+	for (i = 0; i < nl; i++) {
+		const char *s = l[i].s;
+		size_t n = l[i].len;
+
+		if (stop) {
+			l[i].kind = LINE_DROP;
+			continue;
+		}
+		if (is_quoted_line(s, n)) {
+			in_diff = false;
+			l[i].kind = LINE_QUOTE;
+			continue;
+		}
+		if (is_signature_line(s, n) || is_original_line(l, i, nl)) {
+			stop = true;
+			l[i].kind = LINE_DROP;
+			continue;
+		}
+		/* "From: X" over "Date: Y" above a quote. */
+		if (has_prefix(s, n, "From: ") && i + 1 < nl &&
+		    has_prefix(l[i + 1].s, l[i + 1].len, "Date: ")) {
+			l[i].kind = l[i + 1].kind = LINE_ATTRIB;
+			i++;
+			continue;
+		}
+		if (in_diff && is_diff_line(s, n)) {
+			l[i].kind = n == 0 ? LINE_BLANK : LINE_DIFF;
+			continue;
+		}
+		in_diff = false;
+		if (is_diff_start(l, i, nl)) {
+			in_diff = true;
+			l[i].kind = LINE_DIFF;
+			continue;
+		}
+		if (n == 0) {
+			l[i].kind = LINE_BLANK;
+			continue;
+		}
+		if (is_attribution_end(s, n)) {
+			l[i].kind = LINE_ATTRIB;
+			/* A wrapped "On ..., X\nwrote:" started up to 2 lines up. */
+			for (j = i, k = 0; j > 0 && k < 2; j--, k++) {
+				if (l[j - 1].kind != LINE_OWN)
+					break;
+				if (is_attribution_start(l[j - 1].s,
+					l[j - 1].len)) {
+					for (k = j - 1; k < i; k++)
+						l[k].kind = LINE_ATTRIB;
+					break;
+				}
+			}
+			continue;
+		}
+		l[i].kind = is_code_line(s, n) ? LINE_CODE : LINE_OWN;
+	}
+	/*
+	 * A line ending in ':' right above a quote that names a person or a
+	 * date is an attribution too ("Quoting X (2021-04-06):", "Em ter.,
+	 * 6 de abr., X <x@y> escreveu:").
+	 */
+	for (i = 0; i + 1 < nl; i++) {
+		if (l[i].kind != LINE_OWN || l[i].s[l[i].len - 1] != ':')
+			continue;
+		for (j = i + 1; j < nl && l[j].kind == LINE_BLANK; j++)
+			;
+		if (j < nl && l[j].kind == LINE_QUOTE &&
+		    (memchr(l[i].s, '@', l[i].len) != NULL ||
+			is_attribution_start(l[i].s, l[i].len)))
+			l[i].kind = LINE_ATTRIB;
+	}
+}
+
+/* ---- clauses ----------------------------------------------------------- */
+
+struct cls_text {
+	struct cls_line *lines;
+	size_t nlines;
+	struct cls_tok *toks;
+	size_t ntoks, captoks;
+	struct cls_clause *cls;
+	size_t ncls, capcls;
+	size_t open;	   /* first token of the open clause */
+	size_t sent_first; /* first clause of the open sentence */
+	size_t sent_tok;   /* first token of the open sentence */
+	bool oom;
+};
+
+static bool
+grow(void *arrp, size_t *cap, size_t n, size_t size)
+{
+	void **arr = arrp;
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 64;
+	if (ncap > SIZE_MAX / size)
+		return false;
+	if ((p = realloc(*arr, ncap * size)) == NULL)
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+static void
+add_tok(struct cls_text *x, const char *s, size_t n, size_t line)
+{
+	if (x->oom ||
+	    !grow(&x->toks, &x->captoks, x->ntoks, sizeof(*x->toks))) {
+		x->oom = true;
+		return;
+	}
+	x->toks[x->ntoks].s = s;
+	x->toks[x->ntoks].len = n;
+	x->toks[x->ntoks].line = line;
+	x->ntoks++;
+}
+
+/*
+ * Closes the open clause; 'sentence' for . ! ?, 'question' for ?.  A '?'
+ * right after a clause break ("(with lockdep)?") marks the clause before.
+ */
+static void
+close_clause(struct cls_text *x, bool sentence, bool question, size_t line)
+{
+	struct cls_clause *c;
+
+	if (x->oom)
+		return;
+	if (x->ntoks == x->open) {
+		if (question && x->ncls > x->sent_first) {
+			x->cls[x->ncls - 1].question = true;
+			x->cls[x->ncls - 1].qline = line;
+		}
+	} else {
+		if (!grow(&x->cls, &x->capcls, x->ncls, sizeof(*x->cls))) {
+			x->oom = true;
+			return;
+		}
+		c = &x->cls[x->ncls++];
+		c->begin = x->open;
+		c->end = x->ntoks;
+		c->sent = x->sent_tok;
+		c->question = question;
+		c->qline = line;
+		x->open = x->ntoks;
+	}
+	if (sentence) {
+		x->sent_first = x->ncls;
+		x->sent_tok = x->ntoks;
+	}
+}
+
+/* Joins two word characters: don't, net-next, 5.13, mtd/next. */
+static bool
+is_joiner(char c)
+{
+	return c == '\'' || c == '-' || c == '.' || c == '/' || c == '+';
+}
+
+static bool
+ends_sentence(const char *s, size_t n, size_t j)
+{
+	char next;
+
+	if (j + 1 == n)
+		return true;
+	next = s[j + 1];
+	return next == ' ' || next == '\t' || next == '"' || next == '\'' ||
+	    next == ')' || next == ']' || next == '.' || next == '!' ||
+	    next == '?';
+}
+
+/* Cuts one own line into words and clauses. */
+static void
+tokenize_line(struct cls_text *x, size_t li)
+{
+	const char *s = x->lines[li].s;
+	size_t n = x->lines[li].len, j = 0, start;
+	char c;
+
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	/* A bullet starts afresh. */
+	if (j + 1 < n && (s[j] == '-' || s[j] == '*') && s[j + 1] == ' ')
+		close_clause(x, true, false, li);
+	for (; j < n; j++) {
+		c = s[j];
+		if (is_alnum((unsigned char)c)) {
+			start = j;
+			while (j + 1 < n &&
+			    (is_alnum((unsigned char)s[j + 1]) ||
+				(is_joiner(s[j + 1]) && j + 2 < n &&
+				    is_alnum((unsigned char)s[j + 2]))))
+				j++;
+			add_tok(x, s + start, j + 1 - start, li);
+			continue;
+		}
+		switch (c) {
+		case '?':
+			/* A URL's query, or C's ternary "a ? b : c". */
+			if (!ends_sentence(s, n, j) ||
+			    (j > 0 && s[j - 1] == ' ' && j + 1 < n))
+				break;
+			close_clause(x, true, true, li);
+			break;
+		case '.':
+		case '!':
+			if (ends_sentence(s, n, j))
+				close_clause(x, true, false, li);
+			break;
+		case ',':
+		case ';':
+		case ':':
+		case '(':
+			if (j + 1 < n && s[j + 1] == ')') {
+				j++; /* foo(): a function, not a clause */
+				break;
+			}
+			close_clause(x, false, false, li);
+			break;
+		case ')':
+		case '[':
+		case ']':
+		case '"':
+		case '<':
+		case '>':
+		case '=':
+			close_clause(x, false, false, li);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/*
+ * Cuts the own lines into clauses.  A line carries on the sentence of the
+ * line above unless a blank, dropped or short line ("Hi Aditya") lies
+ * between: wrapped prose ("it always got\nNACKed because ...") is read
+ * as one sentence.
+ */
+static void
+tokenize(struct cls_text *x)
+{
+	size_t i, prev = SIZE_MAX, prev_words = 0, before;
+
+	for (i = 0; i < x->nlines && !x->oom; i++) {
+		if (x->lines[i].kind != LINE_OWN)
+			continue;
+		if (prev == SIZE_MAX || prev + 1 != i || prev_words <= 3)
+			close_clause(x, true, false, prev);
+		before = x->ntoks;
+		tokenize_line(x, i);
+		prev = i;
+		prev_words = x->ntoks - before;
+	}
+	close_clause(x, true, false, prev);
+}
+
+/* ---- the classifier ---------------------------------------------------- */
+
+/* Tries a pattern at each word of a clause; *first is where it matched. */
+static bool
+clause_match(const char *p, const struct cls_tok *t, const struct cls_clause *c,
+    size_t *first)
+{
+	size_t j;
+
+	if (*p == '^') {
+		*first = c->begin;
+		return pat_match(p + 1, t, c->begin, c->end);
+	}
+	for (j = c->begin; j < c->end; j++)
+		if (pat_match(p, t, j, c->end)) {
+			*first = j;
+			return true;
+		}
+	return false;
+}
+
+static size_t
+tag_index(unsigned tag)
+{
+	size_t i;
+
+	for (i = 0; i < MLQ_TAG_COUNT && tag != 1u << i; i++)
+		;
+	return i;
+}
+
+static enum mlq_status
+split_lines(const char *body, size_t len, struct cls_text *x)
+{
+	const char *p = body, *end = body + len, *nl;
+	size_t n = 0, k;
+
+	for (p = body; p < end; p = nl + 1, n++)
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+	if (n == 0)
+		return MLQ_OK;
+	if ((x->lines = calloc(n, sizeof(*x->lines))) == NULL)
+		return MLQ_ENOMEM;
+	for (p = body; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		k = (size_t)(nl - p);
+		while (k > 0 &&
+		    (p[k - 1] == '\r' || p[k - 1] == ' ' || p[k - 1] == '\t'))
+			k--;
+		/* Keep "-- ": it opens the signature. */
+		if (k == 2 && (size_t)(nl - p) >= 3 && p[0] == '-' &&
+		    p[1] == '-' && p[2] == ' ')
+			k = 3;
+		x->lines[x->nlines].s = p;
+		x->lines[x->nlines].len = k;
+		x->nlines++;
+	}
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_classify_reply(const char *body, size_t len, bool by_submitter,
+    struct mlq_arena *a, unsigned *tags, struct mlq_evidence **ev, size_t *nev,
+    struct mlq_err *err)
+{
+	struct cls_text x;
+	size_t hit_line[MLQ_TAG_COUNT], hit_rule[MLQ_TAG_COUNT];
+	const struct cls_rule *r;
+	const struct cls_clause *c;
+	struct mlq_evidence *out = NULL;
+	const char *s;
+	size_t i, j, k, first, line, n;
+	enum mlq_status st = MLQ_OK;
+
+	*tags = 0;
+	*ev = NULL;
+	*nev = 0;
+	memset(&x, 0, sizeof(x));
+	for (i = 0; i < MLQ_TAG_COUNT; i++)
+		hit_line[i] = SIZE_MAX;
+	if ((st = split_lines(body, len, &x)) != MLQ_OK)
+		goto fail;
+	classify_lines(x.lines, x.nlines);
+	tokenize(&x);
+	if (x.oom) {
+		st = MLQ_ENOMEM;
+		goto fail;
+	}
+
+	for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++) {
+		r = &rule_table[k];
+		if (r->others_only && by_submitter)
+			continue;
+		i = tag_index(r->tag);
+		if (r->line_fn != NULL) {
+			for (j = 0; j < x.nlines && j < hit_line[i]; j++)
+				if (x.lines[j].kind == LINE_OWN &&
+				    r->line_fn(x.lines[j].s, x.lines[j].len)) {
+					hit_line[i] = j;
+					hit_rule[i] = k;
+				}
+			continue;
+		}
+		for (j = 0; j < x.ncls; j++) {
+			c = &x.cls[j];
+			if (x.toks[c->begin].line >= hit_line[i])
+				break;
+			if (r->clause_fn != NULL) {
+				if (!r->clause_fn(x.toks, c))
+					continue;
+				line = c->qline;
+				first = c->end;
+			} else {
+				if (!clause_match(r->pat, x.toks, c, &first))
+					continue;
+				line = x.toks[first].line;
+			}
+			if ((r->veto != NULL &&
+				clause_has(x.toks, c, r->veto, first)) ||
+			    (r->tag == MLQ_TAG_APPLIED && c->question))
+				continue;
+			if (line < hit_line[i]) {
+				hit_line[i] = line;
+				hit_rule[i] = k;
+			}
+			break;
+		}
+	}
+
+	for (i = 0; i < MLQ_TAG_COUNT; i++) {
+		if (hit_line[i] == SIZE_MAX)
+			continue;
+		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL)
+			goto oom;
+		s = x.lines[hit_line[i]].s;
+		n = x.lines[hit_line[i]].len;
+		while (n > 0 && (*s == ' ' || *s == '\t')) {
+			s++;
+			n--;
+		}
+		out[*nev].tag = 1u << i;
+		out[*nev].rule = rule_table[hit_rule[i]].name;
+		if ((out[*nev].line = mlq_arena_strndup(a, s, n)) == NULL)
+			goto oom;
+		*tags |= 1u << i;
+		(*nev)++;
+	}
+	*ev = out;
+	goto done;
+oom:
+	st = MLQ_ENOMEM;
+fail:
+	*tags = 0;
+	*nev = 0;
+	mlq_err_set(err, st, "classify: out of memory");
+done:
+	free(x.lines);
+	free(x.toks);
+	free(x.cls);
+	return st;
+}

@@ -1,0 +1,49 @@
+/* Numbered migrations from schema/, each in its own transaction. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "schema-sql.h"
+#include "store-int.h"
+
+enum mlq_status
+mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int version = 0;
+	size_t i;
+	char pragma[64];
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return mlq__store_fail(st, err, "read schema version");
+	if (sqlite3_step(s) == SQLITE_ROW)
+		version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version < 0 || (size_t)version > mlq__schema_count)
+		return mlq_err_set(err, MLQ_EDB,
+		    "database schema version %d is newer than this mlq (%zu)",
+		    version, mlq__schema_count);
+	if ((size_t)version < mlq__schema_count && !st->writable)
+		return mlq_err_set(err, MLQ_EDB,
+		    "database schema version %d is older than this mlq (%zu): "
+		    "run 'mlq import' or mlqd once to upgrade it",
+		    version, mlq__schema_count);
+	for (i = (size_t)version; i < mlq__schema_count; i++) {
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu",
+		    i + 1);
+		if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+			SQLITE_OK ||
+		    sqlite3_exec(st->db, mlq__schema_migrations[i], NULL, NULL,
+			NULL) != SQLITE_OK ||
+		    sqlite3_exec(st->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+			mlq_err_set(err, MLQ_EDB, "migration %zu: %s", i + 1,
+			    sqlite3_errmsg(st->db));
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return MLQ_EDB;
+		}
+		if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+			return mlq__store_fail(st, err, "commit migration");
+	}
+	return MLQ_OK;
+}

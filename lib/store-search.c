@@ -1,0 +1,447 @@
+/*
+ * Reading the store: search (a query becomes one SELECT whose every
+ * filter is an indexed subquery), single messages, threads, and the
+ * rows `show` needs.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store-int.h"
+
+#define HIT_COLS \
+	"SELECT m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
+	"m.kind, m.status, m.tags, m.parent, m.thread, m.version, m.idx, " \
+	"m.total, m.insertions, m.deletions, m.date_raw, " \
+	"(SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list " \
+	"WHERE ml.msg = m.id ORDER BY l.id LIMIT 1) FROM msg m "
+
+static const char *
+col_text(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+static void
+hit_from_row(sqlite3_stmt *s, struct mlq_hit *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->id = sqlite3_column_int64(s, 0);
+	h->msgid = col_text(s, 1);
+	h->subject = col_text(s, 2);
+	h->from_name = col_text(s, 3);
+	h->from_email = col_text(s, 4);
+	h->date_ok = sqlite3_column_type(s, 5) != SQLITE_NULL;
+	h->date = sqlite3_column_int64(s, 5);
+	h->kind = sqlite3_column_int(s, 6);
+	h->status = (enum mlq_state)sqlite3_column_int(s, 7);
+	h->tags = (unsigned)sqlite3_column_int(s, 8);
+	h->parent = col_text(s, 9);
+	h->thread = sqlite3_column_int64(s, 10);
+	h->version = sqlite3_column_int(s, 11);
+	h->index = sqlite3_column_int(s, 12);
+	h->total = sqlite3_column_int(s, 13);
+	h->insertions = sqlite3_column_int(s, 14);
+	h->deletions = sqlite3_column_int(s, 15);
+	h->date_raw = col_text(s, 16);
+	h->list = col_text(s, 17);
+}
+
+/* Runs a prepared hit query to the end; MLQ_NOTFOUND for no rows. */
+static enum mlq_status
+run_hits(struct mlq_store *st, sqlite3_stmt *s, mlq_hit_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	struct mlq_hit h;
+	int rc, n = 0;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		n++;
+		hit_from_row(s, &h);
+		if (fn(&h, arg) != 0) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		mlq__store_fail(st, err, "query");
+		sqlite3_finalize(s);
+		return MLQ_EDB;
+	}
+	sqlite3_finalize(s);
+	return n > 0 ? MLQ_OK : MLQ_NOTFOUND;
+}
+
+/* Bound values, in the order their '?' appear in the SQL. */
+struct binds {
+	struct {
+		bool is_int;
+		int64_t i;
+		const char *s;
+	} v[32];
+	int n;
+	char *owned[4]; /* text made here, freed with the binds */
+	int nowned;
+	bool oom;
+};
+
+static void
+bind_s(struct binds *b, const char *s)
+{
+	if (b->n < 32) {
+		b->v[b->n].is_int = false;
+		b->v[b->n++].s = s;
+	}
+}
+
+static void
+bind_i(struct binds *b, int64_t i)
+{
+	if (b->n < 32) {
+		b->v[b->n].is_int = true;
+		b->v[b->n++].i = i;
+	}
+}
+
+/* Binds a copy of text that the caller is about to release. */
+static void
+bind_own(struct binds *b, struct mlq_buf *text)
+{
+	char *p = NULL;
+
+	if (b->nowned < 4 && !text->oom)
+		p = strdup(text->data);
+	if (p == NULL) {
+		b->oom = true;
+		return;
+	}
+	b->owned[b->nowned++] = p;
+	bind_s(b, p);
+}
+
+/*
+ * An address filter: a full address matches exactly; a domain (with or
+ * without '@') matches itself and its subdomains as one range of the
+ * reversed-domain index: "umn.edu" is "edu.umn." up to "edu.umn/".
+ */
+static void
+addr_filter(struct mlq_buf *sql, struct binds *b, const char *x,
+    bool from_only)
+{
+	const char *role = from_only ? " AND role = 1" : "";
+	struct mlq_buf t;
+
+	mlq_buf_init(&t);
+	if (*x != '@' && strchr(x, '@') != NULL) {
+		for (; *x; x++)
+			mlq_buf_addch(&t, mlq__lower(*x));
+		mlq_buf_addf(sql, " AND m.id IN (SELECT msg FROM addr WHERE email = ?%s)",
+		    role);
+		bind_own(b, &t);
+	} else {
+		mlq__rdomain(&t, *x == '@' ? x + 1 : x);
+		mlq_buf_addf(sql, " AND m.id IN (SELECT msg FROM addr WHERE "
+				  "rdomain >= ? AND rdomain < ?%s)", role);
+		bind_own(b, &t);
+		if (t.len > 0)
+			t.data[t.len - 1] = '/';
+		bind_own(b, &t);
+	}
+	mlq_buf_release(&t);
+}
+
+enum mlq_status
+mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
+    mlq_hit_fn fn, void *arg, struct mlq_err *err)
+{
+	struct mlq_buf sql;
+	struct binds b;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int i;
+
+	memset(&b, 0, sizeof(b));
+	mlq_buf_init(&sql);
+	mlq_buf_addstr(&sql, HIT_COLS "WHERE 1");
+	if (q->from != NULL)
+		addr_filter(&sql, &b, q->from, true);
+	if (q->addr != NULL)
+		addr_filter(&sql, &b, q->addr, false);
+	if (q->subject != NULL) {
+		mlq_buf_addstr(&sql, " AND m.subject LIKE '%' || ? || '%'");
+		bind_s(&b, q->subject);
+	}
+	if (q->list != NULL) {
+		mlq_buf_addstr(&sql, " AND m.id IN (SELECT ml.msg FROM msg_list ml "
+				     "JOIN list l ON l.id = ml.list WHERE l.name = ?)");
+		bind_s(&b, q->list);
+	}
+	if (q->file != NULL) {
+		/* The path itself, or anything below it as a directory. */
+		mlq_buf_addstr(&sql, " AND m.id IN (SELECT msg FROM file WHERE path = ? "
+				     "OR (path > ? || '/' AND path < ? || '0'))");
+		bind_s(&b, q->file);
+		bind_s(&b, q->file);
+		bind_s(&b, q->file);
+	}
+	if (q->has_since) {
+		mlq_buf_addstr(&sql, " AND m.date >= ?");
+		bind_i(&b, q->since);
+	}
+	if (q->has_until) {
+		mlq_buf_addstr(&sql, " AND m.date < ?");
+		bind_i(&b, q->until);
+	}
+	if (q->status != MLQ_STATE_NONE) {
+		mlq_buf_addstr(&sql, " AND m.kind > 0 AND m.status = ?");
+		bind_i(&b, q->status);
+	}
+	if (q->tag != 0) {
+		mlq_buf_addstr(&sql, " AND m.id IN (SELECT msg FROM msg_tag WHERE tag = ?)");
+		bind_i(&b, q->tag);
+	}
+	if (q->patches)
+		mlq_buf_addstr(&sql, " AND m.kind > 0");
+	if (q->fts != NULL && *q->fts != '\0') {
+		mlq_buf_addstr(&sql, " AND m.id IN (SELECT rowid FROM fts WHERE fts MATCH ?)");
+		bind_s(&b, q->fts);
+	}
+	mlq_buf_addstr(&sql, " ORDER BY m.date IS NULL, m.date DESC, m.id DESC");
+	if (q->limit > 0) {
+		mlq_buf_addstr(&sql, " LIMIT ?");
+		bind_i(&b, q->limit);
+	}
+	if (sql.oom || b.oom) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL) != SQLITE_OK) {
+		rc = mlq__store_fail(st, err, "search");
+		goto out;
+	}
+	for (i = 0; i < b.n; i++) {
+		if (b.v[i].is_int)
+			sqlite3_bind_int64(s, i + 1, b.v[i].i);
+		else
+			sqlite3_bind_text(s, i + 1, b.v[i].s, -1, SQLITE_STATIC);
+	}
+	rc = run_hits(st, s, fn, arg, err);
+	if (rc == MLQ_EDB && strstr(err ? err->msg : "", "fts5") != NULL)
+		rc = MLQ_EINPUT;
+out:
+	mlq_buf_release(&sql);
+	for (i = 0; i < b.nowned; i++)
+		free(b.owned[i]);
+	return rc;
+}
+
+enum mlq_status
+mlq_store_get(struct mlq_store *st, const char *msgid, mlq_hit_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	size_t n;
+
+	if (*msgid == '<')
+		msgid++;
+	n = strlen(msgid);
+	if (n > 0 && msgid[n - 1] == '>')
+		n--;
+	if (sqlite3_prepare_v2(st->db, HIT_COLS "WHERE m.msgid = ?", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "find message");
+	sqlite3_bind_text(s, 1, msgid, (int)n, SQLITE_TRANSIENT);
+	return run_hits(st, s, fn, arg, err);
+}
+
+enum mlq_status
+mlq_store_thread(struct mlq_store *st, int64_t thread, mlq_hit_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(st->db,
+		HIT_COLS "WHERE m.thread = ? ORDER BY m.date IS NULL, m.date, m.id",
+		-1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read thread");
+	sqlite3_bind_int64(s, 1, thread);
+	return run_hits(st, s, fn, arg, err);
+}
+
+enum mlq_status
+mlq_store_ghosts(struct mlq_store *st, int64_t thread, mlq_ghost_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT msgid FROM ghost WHERE thread = ? ORDER BY msgid", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read thread");
+	sqlite3_bind_int64(s, 1, thread);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (fn(col_text(s, 0), arg) != 0)
+			break;
+	sqlite3_finalize(s);
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_raw(struct mlq_store *st, int64_t id, struct mlq_buf *out,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	s = mlq__store_stmt(st, S_RAW_GET,
+	    "SELECT raw, raw_len FROM msg WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return mlq_err_set(err, MLQ_NOTFOUND, "message %lld not stored",
+		    (long long)id);
+	}
+	rc = mlq_zraw_unpack(sqlite3_column_blob(s, 0),
+	    (size_t)sqlite3_column_bytes(s, 0),
+	    (size_t)sqlite3_column_int64(s, 1), out, err);
+	sqlite3_reset(s);
+	return rc;
+}
+
+enum mlq_status
+mlq_store_files(struct mlq_store *st, int64_t id, mlq_file_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	struct mlq_patch_file f;
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT path, coalesce(old_path, path), insertions, deletions, flags "
+		"FROM file WHERE msg = ? ORDER BY rowid", -1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read files");
+	sqlite3_bind_int64(s, 1, id);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		f.path = col_text(s, 0);
+		f.old_path = col_text(s, 1);
+		f.insertions = sqlite3_column_int(s, 2);
+		f.deletions = sqlite3_column_int(s, 3);
+		f.flags = (unsigned)sqlite3_column_int(s, 4);
+		if (fn(&f, arg) != 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_trailers(struct mlq_store *st, int64_t id, mlq_trailer_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	struct mlq_trailer t;
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT key, value, name, email FROM trailer WHERE msg = ? "
+		"ORDER BY rowid", -1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read trailers");
+	sqlite3_bind_int64(s, 1, id);
+	memset(&t, 0, sizeof(t));
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		t.key = col_text(s, 0);
+		t.value = col_text(s, 1);
+		t.name = col_text(s, 2);
+		t.email = col_text(s, 3);
+		if (fn(&t, arg) != 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_evidence(struct mlq_store *st, int64_t id, mlq_evidence_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	struct mlq_evidence e;
+	sqlite3_stmt *s;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT tag, rule, line FROM evidence WHERE msg = ? ORDER BY rowid",
+		-1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read evidence");
+	sqlite3_bind_int64(s, 1, id);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		e.tag = (unsigned)sqlite3_column_int(s, 0);
+		e.rule = col_text(s, 1);
+		e.line = col_text(s, 2);
+		if (fn(&e, arg) != 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_links(struct mlq_store *st, int64_t id, enum mlq_link_kind kind,
+    bool incoming, mlq_hit_fn fn, void *arg, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	const char *sql = incoming ?
+	    HIT_COLS "JOIN link k ON k.src = m.id WHERE k.dst = ? AND k.kind = ? "
+		     "ORDER BY m.date, m.id" :
+	    HIT_COLS "JOIN link k ON k.dst = m.id WHERE k.src = ? AND k.kind = ? "
+		     "ORDER BY m.date, m.id";
+	enum mlq_status rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read links");
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int(s, 2, (int)kind);
+	rc = run_hits(st, s, fn, arg, err);
+	return rc == MLQ_NOTFOUND ? MLQ_OK : rc;
+}
+
+static int64_t
+count_of(struct mlq_store *st, const char *sql)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+enum mlq_status
+mlq_store_counts(struct mlq_store *st, struct mlq_store_counts *out,
+    struct mlq_err *err)
+{
+	const char *path = sqlite3_db_filename(st->db, "main");
+	struct stat sb;
+	char wal[4096];
+
+	out->messages = count_of(st, "SELECT count(*) FROM msg");
+	out->submissions = count_of(st, "SELECT count(*) FROM msg WHERE kind > 0");
+	out->threads = count_of(st, "SELECT count(DISTINCT thread) FROM msg");
+	out->ghosts = count_of(st, "SELECT count(*) FROM ghost");
+	out->lists = count_of(st, "SELECT count(*) FROM list");
+	out->sources = count_of(st, "SELECT count(*) FROM source");
+	out->db_bytes = 0;
+	if (path != NULL && stat(path, &sb) == 0)
+		out->db_bytes = sb.st_size;
+	if (path != NULL && (size_t)snprintf(wal, sizeof(wal), "%s-wal", path) <
+		sizeof(wal) && stat(wal, &sb) == 0)
+		out->db_bytes += sb.st_size;
+	if (out->messages < 0)
+		return mlq__store_fail(st, err, "count messages");
+	return MLQ_OK;
+}

@@ -1,0 +1,835 @@
+/*
+ * SQLite storage: open and migrate, store a parsed message once by
+ * Message-Id with its addresses, files, trailers, thread and text index,
+ * and keep source cursors.  Only the ingest writer thread writes.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store-int.h"
+
+/* Text indexed per message: enough for any prose, bounded for huge patches. */
+#ifndef MLQ_FTS_BODY_BYTES
+#define MLQ_FTS_BODY_BYTES (64u * 1024)
+#endif
+
+enum mlq_status
+mlq__store_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
+{
+	return mlq_err_set(err, MLQ_EDB, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+sqlite3_stmt *
+mlq__store_stmt(struct mlq_store *st, enum store_stmt slot, const char *sql,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s = st->stmt[slot];
+
+	if (s != NULL) {
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+		return s;
+	}
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+		&st->stmt[slot], NULL) != SQLITE_OK) {
+		mlq__store_fail(st, err, "prepare");
+		return NULL;
+	}
+	return st->stmt[slot];
+}
+
+static enum mlq_status
+store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, sql);
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_open(const char *path, enum mlq_store_mode mode,
+    struct mlq_store **out, struct mlq_err *err)
+{
+	struct mlq_store *st;
+	int flags;
+	enum mlq_status rc;
+	size_t i;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (st == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
+		mlq_buf_init(&st->scratch[i]);
+	st->writable = mode == MLQ_STORE_WRITE;
+	flags = st->writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+			       SQLITE_OPEN_READONLY;
+	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX,
+		NULL) != SQLITE_OK) {
+		rc = mlq_err_set(err, st->writable ? MLQ_EIO : MLQ_NOTFOUND,
+		    "database '%s': %s", path,
+		    st->db ? sqlite3_errmsg(st->db) : "cannot open");
+		mlq_store_close(st);
+		return rc;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_extended_result_codes(st->db, 1);
+	if ((st->writable &&
+		((rc = store_exec(st, "PRAGMA journal_mode = WAL", err)) !=
+			MLQ_OK ||
+		    (rc = store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
+			MLQ_OK)) ||
+	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
+	    (rc = store_exec(st, "PRAGMA cache_size = -16000", err)) != MLQ_OK ||
+	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
+	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK) {
+		mlq_store_close(st);
+		return rc;
+	}
+	*out = st;
+	return MLQ_OK;
+}
+
+void
+mlq_store_close(struct mlq_store *st)
+{
+	size_t i;
+
+	if (st == NULL)
+		return;
+	if (st->in_tx)
+		mlq_store_rollback(st);
+	for (i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(st->stmt[i]);
+	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
+		mlq_buf_release(&st->scratch[i]);
+	sqlite3_close(st->db);
+	free(st);
+}
+
+enum mlq_status
+mlq_store_begin(struct mlq_store *st, struct mlq_err *err)
+{
+	enum mlq_status rc;
+
+	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err)) == MLQ_OK)
+		st->in_tx = true;
+	return rc;
+}
+
+enum mlq_status
+mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
+{
+	enum mlq_status rc;
+
+	rc = store_exec(st, "COMMIT", err);
+	if (rc != MLQ_OK)
+		mlq_store_rollback(st);
+	st->in_tx = false;
+	return rc;
+}
+
+void
+mlq_store_rollback(struct mlq_store *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	st->in_tx = false;
+}
+
+/* Binds text, or NULL for a NULL pointer. */
+static void
+bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+}
+
+/* Runs a statement that returns no rows. */
+static enum mlq_status
+step_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,
+    const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, what);
+	return MLQ_OK;
+}
+
+/* The first column of the first row as an integer; MLQ_NOTFOUND if none. */
+static enum mlq_status
+step_int(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
+    struct mlq_err *err, const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return MLQ_OK;
+	if (rc == SQLITE_DONE)
+		return MLQ_NOTFOUND;
+	return mlq__store_fail(st, err, what);
+}
+
+static enum mlq_status
+find_msg(struct mlq_store *st, const char *msgid, int64_t *id,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_FIND_ID, "SELECT id FROM msg WHERE msgid = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, msgid);
+	return step_int(st, s, id, err, "find message");
+}
+
+/* A list's row id, created on first use. */
+static enum mlq_status
+list_id(struct mlq_store *st, const char *name, int64_t *id,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	s = mlq__store_stmt(st, S_LIST_FIND, "SELECT id FROM list WHERE name = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, name);
+	if ((rc = step_int(st, s, id, err, "find list")) != MLQ_NOTFOUND)
+		return rc;
+	s = mlq__store_stmt(st, S_LIST_ADD, "INSERT INTO list(name) VALUES (?)",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, name);
+	if ((rc = step_done(st, s, err, "add list")) != MLQ_OK)
+		return rc;
+	*id = sqlite3_last_insert_rowid(st->db);
+	return MLQ_OK;
+}
+
+static enum mlq_status
+add_to_list(struct mlq_store *st, int64_t msg, const char *list,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int64_t lid;
+	enum mlq_status rc;
+
+	if (list == NULL || *list == '\0')
+		return MLQ_OK;
+	if ((rc = list_id(st, list, &lid, err)) != MLQ_OK)
+		return rc;
+	s = mlq__store_stmt(st, S_MSG_LIST_ADD,
+	    "INSERT OR IGNORE INTO msg_list(msg, list) VALUES (?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, msg);
+	sqlite3_bind_int64(s, 2, lid);
+	return step_done(st, s, err, "add message to list");
+}
+
+/* "linux-nfs.vger.kernel.org" names the list "linux-nfs". */
+static const char *
+list_from_id(struct mlq_buf *b, const char *list_id)
+{
+	const char *dot;
+
+	if (list_id == NULL)
+		return NULL;
+	dot = strchr(list_id, '.');
+	mlq_buf_reset(b);
+	mlq_buf_add(b, list_id, dot ? (size_t)(dot - list_id) : strlen(list_id));
+	return b->oom ? NULL : b->data;
+}
+
+/* ---- threads ---- */
+
+/* The thread a Message-Id belongs to, stored or ghost; 0 when unknown. */
+static enum mlq_status
+thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
+    bool *is_ghost, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	*thread = 0;
+	*is_ghost = false;
+	s = mlq__store_stmt(st, S_MSG_THREAD,
+	    "SELECT thread FROM msg WHERE msgid = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, msgid);
+	if ((rc = step_int(st, s, thread, err, "find thread")) != MLQ_NOTFOUND)
+		return rc;
+	s = mlq__store_stmt(st, S_GHOST_THREAD,
+	    "SELECT thread FROM ghost WHERE msgid = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, msgid);
+	*is_ghost = true;
+	rc = step_int(st, s, thread, err, "find ghost");
+	if (rc == MLQ_NOTFOUND) {
+		*is_ghost = false;
+		return MLQ_OK;
+	}
+	return rc;
+}
+
+static enum mlq_status
+merge_thread(struct mlq_store *st, int64_t from, int64_t into,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	s = mlq__store_stmt(st, S_MERGE_MSG,
+	    "UPDATE msg SET thread = ? WHERE thread = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, into);
+	sqlite3_bind_int64(s, 2, from);
+	if ((rc = step_done(st, s, err, "merge threads")) != MLQ_OK)
+		return rc;
+	s = mlq__store_stmt(st, S_MERGE_GHOST,
+	    "UPDATE ghost SET thread = ? WHERE thread = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, into);
+	sqlite3_bind_int64(s, 2, from);
+	return step_done(st, s, err, "merge ghost threads");
+}
+
+/*
+ * Joins message id (Message-Id msgid) to every thread its references, or
+ * earlier messages referring to it, belong to; references not stored yet
+ * become ghosts so that a late parent joins the same thread.
+ */
+static enum mlq_status
+thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	int64_t target = 0, t;
+	bool ghost;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	size_t i;
+
+	/* The smallest thread id wins: merges are then order-independent. */
+	if ((rc = thread_of(st, m->msgid, &t, &ghost, err)) != MLQ_OK)
+		return rc;
+	if (ghost)
+		target = t;
+	for (i = 0; i < m->nrefs; i++) {
+		if ((rc = thread_of(st, m->refs[i], &t, &ghost, err)) != MLQ_OK)
+			return rc;
+		if (t != 0 && (target == 0 || t < target))
+			target = t;
+	}
+	if (target == 0)
+		target = id;
+	/* Second pass: merge every other thread into target. */
+	if ((rc = thread_of(st, m->msgid, &t, &ghost, err)) != MLQ_OK)
+		return rc;
+	if (ghost && t != target && (rc = merge_thread(st, t, target, err)) != MLQ_OK)
+		return rc;
+	for (i = 0; i < m->nrefs; i++) {
+		if ((rc = thread_of(st, m->refs[i], &t, &ghost, err)) != MLQ_OK)
+			return rc;
+		if (t != 0 && t != target &&
+		    (rc = merge_thread(st, t, target, err)) != MLQ_OK)
+			return rc;
+		if (t == 0) {
+			s = mlq__store_stmt(st, S_GHOST_PUT,
+			    "INSERT OR IGNORE INTO ghost(msgid, thread) VALUES (?, ?)",
+			    err);
+			if (s == NULL)
+				return MLQ_EDB;
+			bind_text(s, 1, m->refs[i]);
+			sqlite3_bind_int64(s, 2, target);
+			if ((rc = step_done(st, s, err, "add ghost")) != MLQ_OK)
+				return rc;
+		}
+	}
+	s = mlq__store_stmt(st, S_GHOST_DEL, "DELETE FROM ghost WHERE msgid = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, m->msgid);
+	if ((rc = step_done(st, s, err, "drop ghost")) != MLQ_OK)
+		return rc;
+	s = mlq__store_stmt(st, S_SET_THREAD,
+	    "UPDATE msg SET thread = ? WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, target);
+	sqlite3_bind_int64(s, 2, id);
+	return step_done(st, s, err, "set thread");
+}
+
+/* ---- the message's rows ---- */
+
+/* "pakki001@cs.umn.edu" -> "edu.umn.cs." (lower case already). */
+static const char *
+reverse_domain(struct mlq_buf *b, const char *email)
+{
+	const char *at = strrchr(email, '@');
+
+	mlq_buf_reset(b);
+	if (at == NULL)
+		return "";
+	mlq__rdomain(b, at + 1);
+	return b->oom ? "" : b->data;
+}
+
+static enum mlq_status
+add_addr_row(struct mlq_store *st, int64_t id, const struct mlq_addr *ad,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (ad->email == NULL || ad->email[0] == '\0')
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_ADDR_ADD,
+	    "INSERT INTO addr(msg, role, email, rdomain, name) VALUES (?, ?, ?, ?, ?)",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int(s, 2, (int)ad->role);
+	bind_text(s, 3, ad->email);
+	bind_text(s, 4, reverse_domain(&st->scratch[0], ad->email));
+	bind_text(s, 5, ad->name ? ad->name : "");
+	return step_done(st, s, err, "add address");
+}
+
+static enum mlq_status
+add_addrs(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	enum mlq_status rc;
+	size_t i, j;
+	bool seen;
+
+	if ((rc = add_addr_row(st, id, &m->from, err)) != MLQ_OK)
+		return rc;
+	for (i = 0; i < m->naddrs; i++) {
+		/* One row per (role, address): a repeated Cc adds nothing. */
+		for (seen = false, j = 0; j < i && !seen; j++)
+			seen = m->addrs[j].role == m->addrs[i].role &&
+			    strcmp(m->addrs[j].email, m->addrs[i].email) == 0;
+		if (!seen && (rc = add_addr_row(st, id, &m->addrs[i], err)) != MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+static enum mlq_status
+add_files(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	const struct mlq_patch_file *f;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	size_t i;
+
+	for (i = 0; i < m->patch.nfiles; i++) {
+		f = &m->patch.files[i];
+		s = mlq__store_stmt(st, S_FILE_ADD,
+		    "INSERT INTO file(msg, path, old_path, insertions, deletions, flags) "
+		    "VALUES (?, ?, ?, ?, ?, ?)", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, f->path);
+		bind_text(s, 3, f->old_path && strcmp(f->old_path, f->path) != 0 ?
+			f->old_path : NULL);
+		sqlite3_bind_int(s, 4, f->insertions);
+		sqlite3_bind_int(s, 5, f->deletions);
+		sqlite3_bind_int(s, 6, (int)f->flags);
+		if ((rc = step_done(st, s, err, "add file")) != MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+static enum mlq_status
+add_trailers(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	const struct mlq_trailer *t;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	size_t i;
+
+	for (i = 0; i < m->ntrailers; i++) {
+		t = &m->trailers[i];
+		s = mlq__store_stmt(st, S_TRAILER_ADD,
+		    "INSERT INTO trailer(msg, key, value, name, email) VALUES (?, ?, ?, ?, ?)",
+		    err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, t->key);
+		bind_text(s, 3, t->value);
+		bind_text(s, 4, t->name ? t->name : "");
+		bind_text(s, 5, t->email ? t->email : "");
+		if ((rc = step_done(st, s, err, "add trailer")) != MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+static enum mlq_status
+add_evidence(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	const struct mlq_evidence *e;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	size_t i;
+
+	for (i = 0; i < m->nevidence; i++) {
+		e = &m->evidence[i];
+		s = mlq__store_stmt(st, S_EVIDENCE_ADD,
+		    "INSERT INTO evidence(msg, tag, rule, line) VALUES (?, ?, ?, ?)",
+		    err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, (int)e->tag);
+		bind_text(s, 3, e->rule ? e->rule : "");
+		bind_text(s, 4, e->line ? e->line : "");
+		if ((rc = step_done(st, s, err, "add evidence")) != MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+static enum mlq_status
+add_tags(struct mlq_store *st, int64_t id, unsigned tags, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	unsigned bit;
+
+	for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1) {
+		if (!(tags & bit))
+			continue;
+		s = mlq__store_stmt(st, S_TAG_ADD,
+		    "INSERT OR IGNORE INTO msg_tag(tag, msg) VALUES (?, ?)", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int(s, 1, (int)bit);
+		sqlite3_bind_int64(s, 2, id);
+		if ((rc = step_done(st, s, err, "add tag")) != MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+static enum mlq_status
+add_fts(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	size_t n = m->body_len;
+
+	/* Cut at a character boundary. */
+	if (n > MLQ_FTS_BODY_BYTES) {
+		n = MLQ_FTS_BODY_BYTES;
+		while (n > 0 && ((unsigned char)m->body[n] & 0xc0) == 0x80)
+			n--;
+	}
+	s = mlq__store_stmt(st, S_FTS_ADD,
+	    "INSERT INTO fts(rowid, subject, body) VALUES (?, ?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	bind_text(s, 2, m->subject);
+	sqlite3_bind_text(s, 3, m->body, (int)n, SQLITE_STATIC);
+	return step_done(st, s, err, "index text");
+}
+
+/* Which kind of submission a message is; 0 for replies and other mail. */
+static int
+msg_kind(const struct mlq_msg *m)
+{
+	if (m->subj.is_reply || m->subj.is_forward)
+		return 0;
+	if (m->subj.is_pull)
+		return 3;
+	if (m->subj.has_patch_tag && m->subj.index == 0 && m->subj.total > 0)
+		return 2;
+	if (m->subj.has_patch_tag || m->is_patch)
+		return 1;
+	return 0;
+}
+
+/* "This reverts commit 0c85a7e8..." names the commit a revert undoes. */
+static const char *
+reverted_commit(struct mlq_buf *b, const struct mlq_msg *m)
+{
+	static const char key[] = "This reverts commit ";
+	const char *p = m->body ? strstr(m->body, key) : NULL;
+	size_t n = 0;
+
+	if (p == NULL)
+		return m->commit;
+	p += sizeof(key) - 1;
+	while ((p[n] >= '0' && p[n] <= '9') || (p[n] >= 'a' && p[n] <= 'f'))
+		n++;
+	if (n < 7)
+		return m->commit;
+	mlq_buf_reset(b);
+	mlq_buf_add(b, p, n);
+	return b->oom ? NULL : b->data;
+}
+
+static enum mlq_status
+insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int kind = msg_kind(m);
+	unsigned own = m->tags;
+	const char *commit;
+
+	if (m->subj.revert_depth > 0 || (m->body && strstr(m->body,
+	    "This reverts commit ") != NULL && kind != 0))
+		own |= MLQ_TAG_REVERT;
+	commit = (own & MLQ_TAG_REVERT) ? reverted_commit(&st->scratch[1], m) :
+					  m->commit;
+	s = mlq__store_stmt(st, S_INSERT_MSG,
+	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
+	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
+	    "total, prefix, revert_of, commit_id, patch_id, insertions, deletions, "
+	    "own_tags, tags, status, raw, raw_len, added) VALUES (?, ?, 0, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, m->msgid);
+	sqlite3_bind_int(s, 2, m->msgid_synthetic);
+	bind_text(s, 3, m->nrefs ? m->refs[m->nrefs - 1] : NULL);
+	bind_text(s, 4, m->subject);
+	bind_text(s, 5, m->subj.norm ? m->subj.norm : "");
+	bind_text(s, 6, m->from.name);
+	bind_text(s, 7, m->from.email);
+	if (m->date_ok)
+		sqlite3_bind_int64(s, 8, m->date);
+	bind_text(s, 9, m->date_raw);
+	sqlite3_bind_int(s, 10, kind);
+	sqlite3_bind_int(s, 11, m->subj.is_reply);
+	sqlite3_bind_int(s, 12, m->subj.version > 0 ? m->subj.version : 1);
+	sqlite3_bind_int(s, 13, m->subj.index);
+	sqlite3_bind_int(s, 14, m->subj.total);
+	bind_text(s, 15, m->subj.prefix ? m->subj.prefix : "");
+	bind_text(s, 16, m->subj.revert_depth > 0 ? m->subj.reverted : NULL);
+	bind_text(s, 17, commit);
+	bind_text(s, 18, m->patch.patch_id[0] ? m->patch.patch_id : NULL);
+	sqlite3_bind_int(s, 19, m->patch.insertions);
+	sqlite3_bind_int(s, 20, m->patch.deletions);
+	sqlite3_bind_int(s, 21, (int)own);
+	sqlite3_bind_int(s, 22, (int)own);
+	sqlite3_bind_int(s, 23, kind ? MLQ_STATE_PENDING : MLQ_STATE_NONE);
+	sqlite3_bind_blob(s, 24, m->zraw, (int)m->zraw_len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 25, (int64_t)m->raw_len);
+	sqlite3_bind_int64(s, 26, (int64_t)time(NULL));
+	if ((rc = step_done(st, s, err, "store message")) != MLQ_OK)
+		return rc;
+	*id = sqlite3_last_insert_rowid(st->db);
+	return add_tags(st, *id, own, err);
+}
+
+enum mlq_status
+mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
+    bool *is_new, struct mlq_err *err)
+{
+	enum mlq_status rc;
+	int64_t id;
+
+	*is_new = false;
+	if (list == NULL)
+		list = list_from_id(&st->scratch[2], m->list_id);
+	rc = find_msg(st, m->msgid, &id, err);
+	if (rc == MLQ_OK)
+		return add_to_list(st, id, list, err);
+	if (rc != MLQ_NOTFOUND)
+		return rc;
+	if ((rc = insert_msg(st, m, &id, err)) != MLQ_OK ||
+	    (rc = thread_link(st, id, m, err)) != MLQ_OK ||
+	    (rc = add_to_list(st, id, list, err)) != MLQ_OK ||
+	    (rc = add_addrs(st, id, m, err)) != MLQ_OK ||
+	    (rc = add_files(st, id, m, err)) != MLQ_OK ||
+	    (rc = add_trailers(st, id, m, err)) != MLQ_OK ||
+	    (rc = add_evidence(st, id, m, err)) != MLQ_OK ||
+	    (rc = add_fts(st, id, m, err)) != MLQ_OK)
+		return rc;
+	*is_new = true;
+	return MLQ_OK;
+}
+
+/* ---- cursors and sources ---- */
+
+enum mlq_status
+mlq_store_cursor_get(struct mlq_store *st, const char *source, char **out,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	const unsigned char *v;
+	int rc;
+
+	*out = NULL;
+	s = mlq__store_stmt(st, S_CURSOR_GET,
+	    "SELECT cursor FROM source WHERE name = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, source);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && (v = sqlite3_column_text(s, 0)) != NULL &&
+	    (*out = strdup((const char *)v)) == NULL) {
+		sqlite3_reset(s);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read cursor");
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_cursor_set(struct mlq_store *st, const char *source,
+    const char *cursor, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_CURSOR_SET,
+	    "INSERT INTO source(name, url, kind, cursor) VALUES (?1, '', '', ?2) "
+	    "ON CONFLICT(name) DO UPDATE SET cursor = ?2", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, source);
+	bind_text(s, 2, cursor);
+	return step_done(st, s, err, "save cursor");
+}
+
+enum mlq_status
+mlq__store_source_count(struct mlq_store *st, const char *source, uint64_t n,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_SOURCE_COUNT,
+	    "INSERT INTO source(name, url, kind, ingested) VALUES (?1, '', '', ?2) "
+	    "ON CONFLICT(name) DO UPDATE SET ingested = ingested + ?2", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, source);
+	sqlite3_bind_int64(s, 2, (int64_t)n);
+	return step_done(st, s, err, "count source messages");
+}
+
+enum mlq_status
+mlq__store_source_save(struct mlq_store *st, const struct mlq_source_state *src,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_SOURCE_SAVE,
+	    "INSERT INTO source(name, url, kind, last_poll, last_ok, next_poll, "
+	    "last_error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(name) DO "
+	    "UPDATE SET url = ?2, kind = ?3, last_poll = ?4, last_ok = ?5, "
+	    "next_poll = ?6, last_error = ?7", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, src->name);
+	bind_text(s, 2, src->url ? src->url : "");
+	bind_text(s, 3, src->kind ? src->kind : "");
+	sqlite3_bind_int64(s, 4, src->last_poll);
+	sqlite3_bind_int64(s, 5, src->last_ok);
+	sqlite3_bind_int64(s, 6, src->next_poll);
+	bind_text(s, 7, src->last_error);
+	return step_done(st, s, err, "save source state");
+}
+
+static const char *
+col_text(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+static void
+source_from_row(sqlite3_stmt *s, struct mlq_source_state *o)
+{
+	o->name = col_text(s, 0);
+	o->url = col_text(s, 1);
+	o->kind = col_text(s, 2);
+	o->cursor = col_text(s, 3);
+	o->last_poll = sqlite3_column_int64(s, 4);
+	o->last_ok = sqlite3_column_int64(s, 5);
+	o->next_poll = sqlite3_column_int64(s, 6);
+	o->last_error = col_text(s, 7);
+	o->ingested = (uint64_t)sqlite3_column_int64(s, 8);
+}
+
+#define SOURCE_COLS \
+	"SELECT name, url, kind, cursor, last_poll, last_ok, next_poll, " \
+	"last_error, ingested FROM source"
+
+enum mlq_status
+mlq_store_source_list(struct mlq_store *st, mlq_source_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	struct mlq_source_state o;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, SOURCE_COLS " ORDER BY name", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "list sources");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		source_from_row(s, &o);
+		if (fn(&o, arg) != 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "list sources");
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_source_get(struct mlq_store *st, const char *name,
+    struct mlq_source_state *out, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = mlq__store_stmt(st, S_SOURCE_GET, SOURCE_COLS " WHERE name = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, name);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		/* Row text stays valid until the statement is reset. */
+		source_from_row(s, out);
+		return MLQ_OK;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? MLQ_NOTFOUND :
+				   mlq__store_fail(st, err, "read source");
+}

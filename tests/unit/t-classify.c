@@ -1,0 +1,450 @@
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlq-int.h"
+#include "tap.h"
+
+#define NACK MLQ_TAG_NACK
+#define ACK  MLQ_TAG_ACK
+#define REV  MLQ_TAG_REVIEWED
+#define TEST MLQ_TAG_TESTED
+#define QUES MLQ_TAG_QUESTION
+#define CHG  MLQ_TAG_CHANGES
+#define APPL MLQ_TAG_APPLIED
+
+/* One reply; 'rule' is the rule expected to earn the first tag of 'tags'. */
+struct ccase {
+	const char *text;
+	bool by_submitter;
+	unsigned tags;
+	const char *rule;
+};
+
+static const struct ccase cases[] = {
+	/* nack */
+	{ "NACK.\n", false, NACK, "nack-verdict" },
+	{ "Nack. You need to hold the lock here.\n", false, NACK,
+	    "nack-verdict" },
+	{ "NAK, this crashes my test box on boot.\n", false, NACK,
+	    "nack-verdict" },
+	{ "nack on this part.\n", false, NACK, "nack-verdict" },
+	{ "Hi Bob,\n\nnack to this as it lets fragmented frames through which is not\nsupported.\n",
+	    false, NACK, "nack-verdict" },
+	{ "Nacked-by: Some One <one@example.org>\n", false, NACK,
+	    "nack-trailer" },
+	{ "NAKed-by: Some One <one@example.org>\n", false, NACK,
+	    "nack-trailer" },
+	{ "Nacked-by : Some One <one@example.org>\n", false, NACK,
+	    "nack-trailer" },
+	{ "So this is wrong, I'm NAKing this.\n", false, NACK,
+	    "nack-first-person" },
+	{ "Until we know more, this has my nack:\n", false, NACK,
+	    "nack-first-person" },
+	{ "I'm sorry, but I have to nack this series.\n", false, NACK,
+	    "nack-have-to" },
+	{ "That's a NACK by the way.\n", false, NACK, "nack-is-a" },
+	{ "Please consider this patch NACKed.\n", false, NACK,
+	    "nack-consider" },
+	{ "I don't think a NACK is warranted here.\n", false, 0, NULL },
+	{ "This is not a NACK, just a remark.\n", false, 0, NULL },
+	{ "No NACK from me.\n", false, 0, NULL },
+	{ "He has a knack for finding these.\n", false, 0, NULL },
+	{ "The device sends a NACK to the host when the FIFO is full.\n", false,
+	    0, NULL },
+	{ "The ACK/NAK handling lives in the core.\n", false, 0, NULL },
+	{ "NAK packets are counted separately.\n", false, 0, NULL },
+	{ "In the case of an ack the address is set, whereas in the case of a\nnack the old address must stay.\n",
+	    false, 0, NULL },
+	{ "We tried that before and it always got\nNACKed because of the DMA issue.\n",
+	    false, 0, NULL },
+	{ "On Tue, Apr 6, 2021 at 1:00 PM Someone <s@example.org> wrote:\n> NACK.\n\nWhy?\n",
+	    false, QUES, "question-mark" },
+	{ "Use a naked pointer here.\n", false, 0, NULL },
+	/* ack, reviewed, tested */
+	{ "Acked-by: Some One <one@example.org>\n", false, ACK, "ack-trailer" },
+	{ "Acked-for-MFD-by: Some One <one@example.org>\n", false, ACK,
+	    "ack-trailer" },
+	{ "Acked-by: Some One <one@example.org>\n", true, 0, NULL },
+	{ "Ack.\n", false, ACK, "ack-bare" },
+	{ "Ack for the DT part.\n", false, ACK, "ack-part" },
+	{ "The hardware will ack the interrupt later.\n", false, 0, NULL },
+	{ "Reviewed-by: Some One <one@example.org>\n", false, REV,
+	    "reviewed-trailer" },
+	{ "Tested-by: Some One <one@example.org>\n", false, TEST,
+	    "tested-trailer" },
+	{ "Reviewed-and-tested-by: Some One <one@example.org>\n", false,
+	    REV | TEST, "reviewed-trailer" },
+	{ "I will add my Reviewed-by: once v2 is out.\n", false, 0, NULL },
+	/* question */
+	{ "Did you see an actual bug, and if so, could\nyou share the details?\n",
+	    false, QUES, "question-mark" },
+	{ "Did you see an actual bug?\n", true, 0, NULL },
+	{ "Ping?\n", false, 0, NULL },
+	{ "Any update on this?\n", false, 0, NULL },
+	{ "See https://lore.kernel.org/r/?q=foo for the thread.\n", false, 0,
+	    NULL },
+	{ "Something like:\n\n\tret = x ? y : z;\n", false, 0, NULL },
+	{ "> Why not use a mutex?\n\nGood point.\n", false, 0, NULL },
+	{ "Does this work with lockdep (CONFIG_PROVE_LOCKING)?\n", false, QUES,
+	    "question-mark" },
+	{ "Dave, can you take this through net?\n", false, 0, NULL },
+	/* changes-requested */
+	{ "Please fix the typo and resend.\n", false, CHG, "changes-please" },
+	{ "Please send a v2 with the typo fixed.\n", true, 0, NULL },
+	{ "Can you split this into two patches?\n", false, CHG,
+	    "changes-can-you" },
+	{ "You need to rebase this on net-next.\n", false, CHG,
+	    "changes-you-should" },
+	{ "Looks reasonable, send a new version.\n", false, CHG,
+	    "changes-new-version" },
+	{ "I'll send a v2 tomorrow.\n", false, 0, NULL },
+	{ "v2 please.\n", false, CHG, "changes-version-please" },
+	{ "Also fix the indentation in the next version.\n", false, CHG,
+	    "changes-next-version" },
+	{ "When you respin, drop the second hunk.\n", false, CHG,
+	    "changes-when-you" },
+	{ "This needs to be reworked.\n", false, CHG, "changes-needs" },
+	{ "The cleanup should be a separate patch.\n", false, CHG,
+	    "changes-separate-patch" },
+	{ "Split it into a fix and a cleanup.\n", false, CHG, "changes-split" },
+	{ "This no longer applies to the current tree.\n", false, CHG,
+	    "changes-does-not-apply" },
+	{ "With that fixed, it looks fine.\n", false, CHG,
+	    "changes-with-fixed" },
+	{ "No need to resend for this.\n", false, 0, NULL },
+	{ "Feel free to add my Acked-by.\n", false, 0, NULL },
+	/* applied */
+	{ "Applied to net-next, thanks!\n", false, APPL, "applied-lead" },
+	{ "Queued for 5.13.\n", false, APPL, "applied-lead" },
+	{ "Pulled, thanks.\n", false, APPL, "applied-lead" },
+	{ "Thanks, applied.\n", false, APPL, "applied-lead" },
+	{ "Picked up, thanks.\n", false, APPL, "applied-lead-picked" },
+	{ "Series applied, thanks.\n", false, APPL, "applied-short" },
+	{ "The patch\n\n   foo: fix bar\n\nhas been applied to the spi tree at\n",
+	    false, APPL, "applied-has-been" },
+	{ "I've applied it to my tree.\n", false, APPL, "applied-short" },
+	{ "We have now queued it for 5.14.\n", false, APPL, "applied-i-have" },
+	{ "Ok, I took patch #1 into net-next.\n", false, APPL,
+	    "applied-i-took" },
+	{ "I fixed it up and applied the series.\n", false, APPL,
+	    "applied-and" },
+	{ "I have this applied to the wired-lan tree for testing.\n", false,
+	    APPL, "applied-have-it" },
+	{ "Hello:\n\nThis patch was applied to netdev/net-next.git (main):\n",
+	    false, APPL, "applied-passive" },
+	{ "Once this is applied, we can drop the hack.\n", false, 0, NULL },
+	{ "If this gets applied, the driver breaks.\n", false, 0, NULL },
+	{ "It should be applied to stable too.\n", false, 0, NULL },
+	{ "It does not apply cleanly, can you rebase?\n", false, CHG,
+	    "changes-can-you" },
+	{ "I applied it on top of rc3 and it boots fine.\n", false, 0, NULL },
+	{ "I took a closer look at the trace.\n", false, 0, NULL },
+	{ "Applied, thanks!\n", true, APPL, "applied-lead" },
+	/* own text */
+	{ "Looks good.\n\n-- \nApplied Sciences Lab\nWhy not?\n", false, 0,
+	    NULL },
+	{ "Foo wrote:\n> Applied, thanks!\n", false, 0, NULL },
+	{ "On Tue, Apr 06, 2021 at 07:16:56PM -0500, Someone Who Asks?\nwrote:\n> x\nOk.\n",
+	    false, 0, NULL },
+	{ "See below.\n\ndiff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-\ta = b ? c : d;\n+\ta = b;\n",
+	    false, 0, NULL },
+	{ "Fine by me.\n\n-----Original Message-----\nFrom: x\nSent: y\n\nNACK?\n",
+	    false, 0, NULL },
+	{ "From: Some One <one@example.org>\nDate: Mon, 1 Jan 2024\n\n> x\n\nNack.\n",
+	    false, NACK, "nack-verdict" },
+	{ "Why?\r\n\r\nNACK.\r\n", false, NACK | QUES, "nack-verdict" },
+	{ "", false, 0, NULL },
+};
+
+static unsigned
+classify(const char *s, size_t n, bool sub, const char **rule, size_t *nev)
+{
+	struct mlq_arena *a = mlq_arena_new();
+	struct mlq_evidence *ev;
+	unsigned tags = 0;
+	static char rbuf[64];
+
+	*rule = NULL;
+	if (a == NULL)
+		return ~0u;
+	if (mlq_classify_reply(s, n, sub, a, &tags, &ev, nev, NULL) != MLQ_OK)
+		tags = ~0u;
+	else if (*nev > 0) {
+		snprintf(rbuf, sizeof(rbuf), "%s", ev[0].rule);
+		*rule = rbuf;
+	}
+	mlq_arena_free(a);
+	return tags;
+}
+
+static void
+test_names(void)
+{
+	unsigned t;
+	int s;
+
+	for (t = 1; t < 1u << MLQ_TAG_COUNT; t <<= 1)
+		is_int(mlq_tag_from_name(mlq_tag_name(t)), t,
+		    "tag %s round-trips", mlq_tag_name(t));
+	is_str(mlq_tag_name(MLQ_TAG_CHANGES), "changes-requested",
+	    "changes tag name");
+	ok(mlq_tag_name(0) == NULL && mlq_tag_name(3) == NULL &&
+		mlq_tag_name(1u << MLQ_TAG_COUNT) == NULL,
+	    "no name for 0, two bits or an unknown bit");
+	is_int(mlq_tag_from_name("NACK"), 0, "tag names are lower case");
+	is_int(mlq_tag_from_name(""), 0, "empty tag name");
+	for (s = MLQ_STATE_PENDING; s <= MLQ_STATE_REVERTED; s++)
+		is_int(mlq_state_from_name(mlq_state_name((enum mlq_state)s)),
+		    s, "state %s round-trips",
+		    mlq_state_name((enum mlq_state)s));
+	is_str(mlq_state_name(MLQ_STATE_CHANGES), "changes-requested",
+	    "changes state name");
+	ok(mlq_state_name(MLQ_STATE_NONE) == NULL, "no name for NONE");
+	is_int(mlq_state_from_name(""), MLQ_STATE_NONE, "\"\" is NONE");
+	is_int(mlq_state_from_name("merged"), MLQ_STATE_NONE,
+	    "unknown is NONE");
+}
+
+static void
+test_cases(void)
+{
+	const char *rule, *name;
+	size_t i, k, nev;
+	unsigned tags;
+	bool seen;
+
+	for (i = 0; i < MLQ__ARRAY_SIZE(cases); i++) {
+		tags = classify(cases[i].text, strlen(cases[i].text),
+		    cases[i].by_submitter, &rule, &nev);
+		is_int(tags, cases[i].tags, "case %zu tags: %.40s", i,
+		    cases[i].text);
+		if (cases[i].rule != NULL)
+			is_str(rule, cases[i].rule, "case %zu rule", i);
+	}
+	/* Every rule of the table has a positive case. */
+	for (k = 0; (name = mlq__classify_rule_name(k)) != NULL; k++) {
+		seen = false;
+		for (i = 0; i < MLQ__ARRAY_SIZE(cases) && !seen; i++) {
+			if (cases[i].rule == NULL)
+				continue;
+			seen = strcmp(cases[i].rule, name) == 0;
+			if (!seen && cases[i].tags != 0) {
+				/* Rules of later tags show in later evidence. */
+				struct mlq_arena *a = mlq_arena_new();
+				struct mlq_evidence *ev;
+				size_t j;
+
+				mlq_classify_reply(cases[i].text,
+				    strlen(cases[i].text),
+				    cases[i].by_submitter, a, &tags, &ev, &nev,
+				    NULL);
+				for (j = 0; j < nev; j++)
+					if (strcmp(ev[j].rule, name) == 0)
+						seen = true;
+				mlq_arena_free(a);
+			}
+		}
+		ok(seen, "rule %s has a positive case", name);
+	}
+}
+
+static void
+test_evidence(void)
+{
+	static const char body[] =
+	    "On Mon, X wrote:\n> NACK\n\n   NACK.  There is no double free.\n"
+	    "Why do you think so?\nReviewed-by: A <a@b>";
+	struct mlq_arena *a = mlq_arena_new();
+	struct mlq_evidence *ev;
+	unsigned tags;
+	size_t nev;
+	enum mlq_status st;
+
+	/* Not NUL-terminated: the last line ends without a newline. */
+	st = mlq_classify_reply(body, sizeof(body) - 1, false, a, &tags, &ev,
+	    &nev, NULL);
+	is_int(st, MLQ_OK, "classify ok");
+	is_int(tags, NACK | QUES | REV, "three tags");
+	is_int(nev, 3, "one evidence per tag");
+	if (nev == 3) {
+		is_int(ev[0].tag, NACK, "evidence in tag order");
+		is_str(ev[0].line, "NACK.  There is no double free.",
+		    "nack line, trimmed");
+		is_str(ev[0].rule, "nack-verdict", "nack rule");
+		is_int(ev[1].tag, REV, "reviewed second");
+		is_str(ev[1].line, "Reviewed-by: A <a@b>", "trailer line");
+		is_str(ev[2].line, "Why do you think so?", "question line");
+	}
+	/* A shorter length hides the trailer. */
+	st = mlq_classify_reply(body, sizeof(body) - 8, false, a, &tags, &ev,
+	    &nev, NULL);
+	is_int(tags, NACK | QUES, "length is honoured");
+	mlq_arena_free(a);
+}
+
+/* ---- the labeled fixture set ------------------------------------------- */
+
+struct prf {
+	unsigned tp, fp, fn;
+};
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f;
+	char *p = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			char *q = realloc(p, cap = (cap + 4096) * 2);
+
+			if (q == NULL) {
+				free(p);
+				fclose(f);
+				return NULL;
+			}
+			p = q;
+		}
+		if ((r = fread(p + n, 1, cap - n - 1, f)) == 0)
+			break;
+		n += r;
+	}
+	fclose(f);
+	p[n] = '\0';
+	*len = n;
+	return p;
+}
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * A fixture is "#expect: tag tag", optionally "#submitter", then the
+ * reply's body.
+ */
+static void
+run_fixture(const char *dir, const char *name, struct prf *prf)
+{
+	char path[4096], word[64];
+	const char *body, *p, *e, *rule;
+	char *text;
+	size_t len, nev, i, k;
+	unsigned want = 0, got, bit;
+	bool sub = false, good = true;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path)) {
+		ok(0, "%s: path too long", name);
+		return;
+	}
+	if ((text = slurp(path, &len)) == NULL) {
+		ok(0, "%s: cannot read", name);
+		return;
+	}
+	body = text;
+	while (*body == '#') {
+		e = strchr(body, '\n');
+		e = e ? e : body + strlen(body);
+		if (strncmp(body, "#expect:", 8) == 0) {
+			for (p = body + 8; p < e;) {
+				while (p < e && *p == ' ')
+					p++;
+				for (k = 0; p < e && *p != ' ' &&
+				     k + 1 < sizeof(word);)
+					word[k++] = *p++;
+				word[k] = '\0';
+				if (k == 0)
+					continue;
+				bit = mlq_tag_from_name(word);
+				if (bit == 0)
+					good = false;
+				want |= bit;
+			}
+		} else if (strncmp(body, "#submitter", 10) == 0)
+			sub = true;
+		body = *e ? e + 1 : e;
+	}
+	ok(good, "%s: header names known tags", name);
+	got = classify(body, len - (size_t)(body - text), sub, &rule, &nev);
+	is_int(got, want, "%s", name);
+	for (i = 0; i < MLQ_TAG_COUNT; i++) {
+		bit = 1u << i;
+		if ((got & bit) && (want & bit))
+			prf[i].tp++;
+		else if (got & bit)
+			prf[i].fp++;
+		else if (want & bit)
+			prf[i].fn++;
+	}
+	free(text);
+}
+
+static void
+test_fixtures(void)
+{
+	char dir[4096];
+	const char *src = getenv("top_srcdir");
+	struct prf prf[MLQ_TAG_COUNT];
+	struct dirent *d;
+	char **names = NULL, **nn;
+	size_t n = 0, i;
+	DIR *dp;
+
+	memset(prf, 0, sizeof(prf));
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/classify",
+	    src ? src : ".");
+	if ((dp = opendir(dir)) == NULL) {
+		ok(0, "fixture directory %s", dir);
+		return;
+	}
+	while ((d = readdir(dp)) != NULL) {
+		size_t l = strlen(d->d_name);
+
+		if (l < 5 || strcmp(d->d_name + l - 4, ".txt") != 0)
+			continue;
+		if ((nn = realloc(names, (n + 1) * sizeof(*names))) == NULL)
+			break;
+		names = nn;
+		if ((names[n] = strdup(d->d_name)) == NULL)
+			break;
+		n++;
+	}
+	closedir(dp);
+	qsort(names, n, sizeof(*names), cmp_str);
+	ok(n >= 40, "at least 40 labeled fixtures (%zu)", n);
+	for (i = 0; i < n; i++) {
+		run_fixture(dir, names[i], prf);
+		free(names[i]);
+	}
+	free(names);
+	diag("per-tag precision / recall over %zu labeled fixtures:", n);
+	for (i = 0; i < MLQ_TAG_COUNT - 1; i++) {
+		unsigned tp = prf[i].tp, fp = prf[i].fp, fn = prf[i].fn;
+
+		diag(
+		    "  %-18s tp %3u fp %3u fn %3u  precision %5.1f%%  recall %5.1f%%",
+		    mlq_tag_name(1u << i), tp, fp, fn,
+		    tp + fp ? 100.0 * tp / (tp + fp) : 100.0,
+		    tp + fn ? 100.0 * tp / (tp + fn) : 100.0);
+	}
+}
+
+int
+main(void)
+{
+	test_names();
+	test_cases();
+	test_evidence();
+	test_fixtures();
+	return done_testing();
+}
