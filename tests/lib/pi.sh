@@ -45,8 +45,9 @@ pi_add() {
 					$im->add($_[0]) and $n++;
 				});
 			} else {
-				local $/;
-				my $raw = <$fh>;
+				# $/ stays local to the read: the importer reads
+				# git fast-import line by line.
+				my $raw = do { local $/; <$fh> };
 				$im->add(PublicInbox::Eml->new(\$raw)) and $n++;
 			}
 		}
@@ -58,10 +59,11 @@ pi_add() {
 # The Message-Ids (without <>) of mbox files or messages, sorted, unique.
 pi_msgids() {
 	perl -ne '
+		($body, $blank) = (0, 1) if $. == 1;
 		if (/^$/) { $body = 1 } elsif (/^From / && $blank) { $body = 0 }
 		$blank = /^$/;
-		next if $body;
-		if (/^Message-I[dD]:\s*<([^>]+)>/i) { print "$1\n" }
+		print "$1\n" if !$body && /^Message-Id:\s*<([^>]+)>/i;
+		close ARGV if eof;
 	' "$@" | sort -u
 }
 
