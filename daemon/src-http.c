@@ -25,8 +25,8 @@
 
 /* Each poll re-reads this much before the cursor: late arrivals, clocks. */
 #define HTTP_OVERLAP 3600
-/* Backfill windows start at a month, grow while sparse, shrink if dense. */
-#define HTTP_WIN_INIT (30 * 86400)
+/* Backfill windows start at a day, grow while sparse, shrink if dense. */
+#define HTTP_WIN_INIT 86400
 #define HTTP_WIN_MIN  3600
 #define HTTP_WIN_MAX  (8 * 365 * 86400)
 #define HTTP_WIN_FEW  2000
@@ -373,14 +373,19 @@ http_atom_parse(struct http *h)
 	while ((p = strstr(p, "<entry>")) != NULL) {
 		if ((e = strstr(p, "</entry>")) == NULL)
 			break;
-		l = strstr(p, "<link href=\"");
+		/* "<link" and "href" may be a line apart. */
+		l = strstr(p, "<link");
+		if (l != NULL) {
+			l += 5;
+			l += strspn(l, " \t\r\n");
+			l = strncmp(l, "href=\"", 6) == 0 ? l + 6 : NULL;
+		}
 		u = strstr(p, "<updated>");
 		if (l == NULL || l > e || u == NULL || u > e ||
 		    !http_parse_rfc3339(u + 9, &t)) {
 			p = e;
 			continue;
 		}
-		l += 12;
 		q = memchr(l, '"', (size_t)(e - l));
 		if (q == NULL || (h->have_cursor && t < h->cursor)) {
 			p = e;

@@ -72,19 +72,19 @@ _pi_wait_port() {
 	    'IO::Socket::INET->new(PeerAddr=>"127.0.0.1",PeerPort=>$ARGV[0]) or exit 1' "$1"
 }
 
-# pi_start httpd|imapd|imapd-tls: start the daemon on a free port, set
-# HTTP_PORT or IMAP_PORT/IMAPS_PORT, wait until it answers.
+# pi_start httpd|imapd|imapd-tls [PORT]: start the daemon on PORT or a
+# free one, set HTTP_PORT or IMAP_PORT/IMAPS_PORT, wait until it answers.
 pi_start() {
 	_d=$1
 	case $_d in
 	httpd)
-		HTTP_PORT=$(free_port)
+		HTTP_PORT=${2:-$(free_port)}
 		_l="http://127.0.0.1:$HTTP_PORT" _port=$HTTP_PORT ;;
 	imapd)
-		IMAP_PORT=$(free_port)
+		IMAP_PORT=${2:-$(free_port)}
 		_l="imap://127.0.0.1:$IMAP_PORT" _port=$IMAP_PORT ;;
 	imapd-tls)
-		IMAPS_PORT=$(free_port)
+		IMAPS_PORT=${2:-$(free_port)}
 		pi_cert
 		_l="imaps://127.0.0.1:$IMAPS_PORT?cert=$PI/cert.pem,key=$PI/key.pem"
 		_port=$IMAPS_PORT ;;
