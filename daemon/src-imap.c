@@ -493,14 +493,14 @@ imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 
 	if ((st = imap_connect(im, imap, why, whylen)) != MLQ_OK)
 		return st;
-	if (!imap_select(imap, im->mailbox, &validity)) {
-		snprintf(slice, sizeof(slice), "%s.0", im->mailbox);
-		if (!imap_select(imap, slice, &validity)) {
-			imap_why(why, whylen, "%s: no mailbox '%s'", im->host,
-			    im->mailbox);
-			return MLQ_ENET;
-		}
+	/* A newsgroup's parent is selectable but empty: slices first. */
+	snprintf(slice, sizeof(slice), "%s.0", im->mailbox);
+	if (imap_select(imap, slice, &validity))
 		sliced = true;
+	else if (!imap_select(imap, im->mailbox, &validity)) {
+		imap_why(why, whylen, "%s: no mailbox '%s'", im->host,
+		    im->mailbox);
+		return MLQ_ENET;
 	}
 	after = 0;
 	if (im->have_cursor && im->cur_validity == validity)
