@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <curl/curl.h>
@@ -509,7 +510,12 @@ http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 		http_atom(h);
 		return;
 	}
-	if (h->mode == HTTP_SEARCH && (h->code == 200 || h->code == 404)) {
+	/* "No results found" is a search's empty answer; a bare "Not
+	 * Found" is a url that names no inbox. */
+	if (h->mode == HTTP_SEARCH &&
+	    (h->code == 200 ||
+		(h->code == 404 &&
+		    strstr(h->small.data, "No results") != NULL))) {
 		http_window_done(h);
 		return;
 	}

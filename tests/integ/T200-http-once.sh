@@ -56,6 +56,14 @@ is "$(cat "$TMP/got-since")" "$(cat "$TMP/want-since")" \
     "since: exactly the server's set"
 export MLQ_DB="$TMP/mlq.db"
 
+# A url naming no inbox is an error, not an empty search.
+printf '[source "wrong"]\nurl = http://127.0.0.1:%s/nosuchinbox/\n' \
+    "$HTTP_PORT" >"$TMP/wrong"
+MLQ_DB="$TMP/wrong.db" "$MLQD" -c "$TMP/wrong" --once >"$TMP/out" 2>&1
+is "$?" 3 "a url naming no inbox fails the poll: exit 3"
+grep -q "nosuchinbox/: HTTP 404" "$TMP/out"
+ok $? "with the HTTP status"
+
 # A broken config is refused with its line and key, exit 2.
 printf '[source "x"]\nurl = http://127.0.0.1:1/x/\nintervl = 5m\n' >"$TMP/bad"
 "$MLQD" -n -c "$TMP/bad" >"$TMP/out" 2>"$TMP/err"
