@@ -870,8 +870,9 @@ enum mlq_status mlq_smtp_msgid(const char *from, char *out, size_t n,
  * with "smtp-password" from the secrets file.  MLQ_ENET on failure, with
  * the server's answer in err and *retryable true for a 4xx answer or a
  * network failure, false for a 5xx answer or a TLS or login failure.
- * MLQ_EINPUT when [digest] lacks smtp, from or to, or the secret is
- * missing.  The password never appears in err.
+ * MLQ_EINPUT when [digest] lacks smtp, from or to, when the secret is
+ * missing, or when it would go in clear (smtp-starttls = no) to another
+ * host than this one.  The password never appears in err.
  */
 enum mlq_status mlq_smtp_send(const struct mlq_conf *c, const char *mail,
     size_t len, bool *retryable, struct mlq_err *err);

@@ -110,6 +110,12 @@ is "$(grep -c 535 "$TMP/err")" 1 "the server's 535 is named: $(tail -n 1 "$TMP/e
 B64=$(printf '\000maint\000s3cret-PW' | base64)
 is "$(cat "$TMP/out" "$TMP/err" "$TMP/smtp.log" | grep -c -e s3cret -e "$B64")" 0 \
     "the password appears nowhere"
+conf "smtp://mail.example.org" "maint@example.org" "smtp-starttls = no" \
+    "smtp-user = maint" "secrets = $TMP/sec/secrets"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+is $? 2 "a password in clear to another host is refused"
+is "$(cat "$TMP/err")" "mlq: digest: smtp-user with smtp-starttls = no would send the password in clear: use smtps:// or STARTTLS" \
+    "says why, before connecting"
 chmod 644 "$TMP/sec/secrets"
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
 is $? 2 "a readable secrets file is refused"
