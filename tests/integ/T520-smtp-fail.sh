@@ -98,18 +98,28 @@ conf "$PLAIN" "maint@example.org" "tls-ca = $TMP/cert.pem"
 ok $? "STARTTLS with tls-ca: sent"
 is "$(smtp_count)" 3 "delivered after STARTTLS"
 
-# A login the server refuses: the error never shows the password.
+smtp_stop
+
+# AUTH after STARTTLS with the password from the secrets file; a refused
+# login is an error that never shows the password.
+smtp_start auth:maint:s3cret-PW --tlscert "$TMP/cert.pem" --tlskey "$TMP/key.pem"
 mkdir -p "$TMP/sec"
-printf 'smtp-password = s3cret-PW\n' >"$TMP/sec/secrets"
+printf '# mlq secrets\nsmtp-password = wrong-PW\n' >"$TMP/sec/secrets"
 chmod 600 "$TMP/sec/secrets"
 conf "$PLAIN" "maint@example.org" "tls-ca = $TMP/cert.pem" \
     "smtp-user = maint" "secrets = $TMP/sec/secrets"
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
 is $? 3 "login refused: runtime failure"
 is "$(grep -c 535 "$TMP/err")" 1 "the server's 535 is named: $(tail -n 1 "$TMP/err")"
-B64=$(printf '\000maint\000s3cret-PW' | base64)
-is "$(cat "$TMP/out" "$TMP/err" "$TMP/smtp.log" | grep -c -e s3cret -e "$B64")" 0 \
+B64=$(printf '\000maint\000wrong-PW' | base64)
+is "$(cat "$TMP/out" "$TMP/err" | grep -c -e wrong-PW -e "$B64" -e "$(printf wrong-PW | base64)")" 0 \
     "the password appears nowhere"
+is "$(smtp_count)" 3 "nothing sent without a login"
+printf '# mlq secrets\nsmtp-password = s3cret-PW\n' >"$TMP/sec/secrets"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+ok $? "the right password logs in: sent"
+is "$(smtp_count)" 4 "delivered after AUTH"
+is "$(cat "$TMP/out" "$TMP/err" | grep -c s3cret)" 0 "and the password is not printed"
 conf "smtp://mail.example.org" "maint@example.org" "smtp-starttls = no" \
     "smtp-user = maint" "secrets = $TMP/sec/secrets"
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
@@ -119,6 +129,6 @@ is "$(cat "$TMP/err")" "mlq: digest: smtp-user with smtp-starttls = no would sen
 chmod 644 "$TMP/sec/secrets"
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
 is $? 2 "a readable secrets file is refused"
-is "$(smtp_count)" 3 "nothing sent"
+is "$(smtp_count)" 4 "nothing sent"
 
 test_done
