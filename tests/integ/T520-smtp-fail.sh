@@ -5,7 +5,7 @@
 # unless turned off; certificates are verified; no password is printed.
 . "$top_srcdir/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/smtp-lib.sh"
-need openssl
+need openssl sqlite3
 
 export TZ=UTC
 MLQ_NOW=$(utc "2021-04-26 09:00")
@@ -51,6 +51,7 @@ is "$(grep -c "server said '550 5.1.1 <bad@example.org>: Recipient address rejec
     "the server's answer is named: $(tail -n 1 "$TMP/err")"
 is "$(grep -c 'will retry' "$TMP/err")" 0 "a 5xx is not called temporary"
 is "$(smtp_count)" 0 "nothing delivered"
+is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM digest_sent")" 0 "nothing recorded"
 conf "$PLAIN" "maint@example.org" "smtp-starttls = no"
 "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
 is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
@@ -64,6 +65,8 @@ MLQ_NOW=$(utc "2021-05-03 08:00") "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
 is $? 3 "451: runtime failure"
 is "$(grep -c "server said '451 4.3.0 Mail server temporarily rejected message' (will retry)" "$TMP/err")" 1 \
     "a 4xx is reported as temporary"
+is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM digest_sent")" 1 \
+    "only the week that went through is recorded"
 smtp_stop
 
 # STARTTLS is required on smtp:// unless turned off.
