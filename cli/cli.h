@@ -9,8 +9,8 @@
 
 struct cli {
 	const char *db_path;
-	const char *config_path;
-	bool config_given;    /* -c: the file must exist */
+	const char *config_path; /* -c; NULL: the default places */
+	struct mlq_conf *conf;
 	struct mlq_store *st; /* opened as the command's flags ask */
 };
 
@@ -30,14 +30,18 @@ struct cli_cmd {
 
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
+extern const struct cli_cmd cmd_reindex;
 extern const struct cli_cmd cmd_search;
 extern const struct cli_cmd cmd_show;
 extern const struct cli_cmd cmd_sources;
 extern const struct cli_cmd cmd_status;
 extern const struct cli_cmd cmd_thread;
+extern const struct cli_cmd cmd_who;
 
 /* Prints "mlq: <err>" and returns the exit code for its status. */
 int cli_fail(const struct mlq_err *err);
+/* "mlq: CMD: no message 'ID'" and exit code 1. */
+int cli_not_found(const char *cmd, const char *msgid);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -71,6 +75,8 @@ void json_arr_end(struct out_json *j);
 void json_key(struct out_json *j, const char *k);
 void json_str(struct out_json *j, const char *s); /* NULL prints null */
 void json_int(struct out_json *j, long long v);
+/* A finite number with that many decimals. */
+void json_real(struct out_json *j, double v, int decimals);
 void json_bool(struct out_json *j, bool v);
 void json_null(struct out_json *j);
 /* Ends a top-level value with a newline. */

@@ -197,8 +197,7 @@ print_json(const struct mlq_digest *d)
 static enum mlq_status
 load_conf(const struct cli *cli, struct mlq_conf **conf, struct mlq_err *err)
 {
-	return mlq_conf_load(cli->config_given ? cli->config_path : NULL, conf,
-	    err);
+	return mlq_conf_load(cli->config_path, conf, err);
 }
 
 static enum mlq_status

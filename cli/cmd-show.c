@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -13,7 +14,8 @@ static int cmd_show_exec(struct cli *, int, char **);
 const struct cli_cmd cmd_show = {
 	.name = "show",
 	.usage = "[--format text|json] MSGID",
-	.summary = "a submission with its replies, tags, versions, reverts and fixes",
+	.summary =
+	    "a submission with its replies, tags, versions, reverts and fixes",
 	.flags = CLI_DB_READ,
 	.exec = cmd_show_exec,
 };
@@ -25,13 +27,6 @@ struct show {
 	struct mlq_err err;
 	int count;
 };
-
-static int
-take_thread(const struct mlq_hit *h, void *arg)
-{
-	*(int64_t *)arg = h->thread;
-	return 1;
-}
 
 /* ---- JSON ---- */
 
@@ -106,17 +101,61 @@ json_version(const struct mlq_hit *h, void *arg)
 	return 0;
 }
 
-/* The cover letter a series patch answers, if the thread has it. */
+/* Whether reply i is part of submission self's review (as the store sees it). */
+static bool
+in_review(const struct tree *t, size_t i, int self)
+{
+	int sub, cover = tree_cover(t, (size_t)self);
+
+	if (t->n[i].ghost || t->n[i].hit.kind > 0)
+		return false;
+	if ((sub = tree_submission(t, i)) < 0)
+		return false;
+	if (sub == self)
+		return true;
+	if (cover >= 0 && cover != self && sub == cover)
+		return true;
+	return t->n[self].hit.kind == 2 && tree_cover(t, (size_t)sub) == self;
+}
+
+/* A lost message counts when it hangs under self or a reply quotes it. */
+static bool
+missing_here(const struct tree *t, size_t g, int self)
+{
+	size_t i;
+
+	if (!t->n[g].ghost)
+		return false;
+	if (tree_descends(t, g, (size_t)self))
+		return true;
+	for (i = 0; i < t->count; i++)
+		if (in_review(t, i, self) && tree_descends(t, i, g))
+			return true;
+	return false;
+}
+
 static const char *
 series_cover(const struct tree *t, int self)
 {
-	int p = t->n[self].parent;
+	int c = tree_cover(t, (size_t)self);
 
-	if (t->n[self].hit.index == 0)
-		return NULL;
-	if (p >= 0 && !t->n[p].ghost && t->n[p].hit.kind == 2)
-		return t->n[p].hit.msgid;
-	return NULL;
+	return c >= 0 ? t->n[c].hit.msgid : NULL;
+}
+
+/* Evidence of the tags a reply kept (its submitter's own are dropped). */
+struct ev_filter {
+	struct out_json *j;
+	unsigned tags;
+};
+
+static int
+json_evidence_kept(const struct mlq_evidence *e, void *arg)
+{
+	struct ev_filter *f = arg;
+
+	if (f->tags & e->tag)
+		json_evidence(e, f->j);
+	return 0;
 }
 
 static void
@@ -124,6 +163,8 @@ show_json(struct show *s, const struct tree *t, int self)
 {
 	const struct mlq_hit *h = &t->n[self].hit;
 	struct out_json *j = &s->j;
+	struct ev_filter f;
+	int p;
 	size_t i;
 
 	json_obj_begin(j);
@@ -154,17 +195,26 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "replies");
 	json_arr_begin(j);
 	for (i = 0; i < t->count; i++) {
-		if (t->n[i].ghost || !tree_descends(t, i, (size_t)self))
+		if (!in_review(t, i, self))
 			continue;
 		json_obj_begin(j);
 		out_hit_fields(j, &t->n[i].hit);
+		json_key(j, "in_reply_to");
+		p = t->n[i].parent;
+		json_str(j, t->n[i].hit.parent);
+		json_key(j, "parent_missing");
+		json_bool(j, p >= 0 && t->n[p].ghost);
 		json_key(j, "trailers");
 		json_arr_begin(j);
-		mlq_store_trailers(s->st, t->n[i].hit.id, json_trailer, j, &s->err);
+		mlq_store_trailers(s->st, t->n[i].hit.id, json_trailer, j,
+		    &s->err);
 		json_arr_end(j);
 		json_key(j, "evidence");
 		json_arr_begin(j);
-		mlq_store_evidence(s->st, t->n[i].hit.id, json_evidence, j, &s->err);
+		f.j = j;
+		f.tags = t->n[i].hit.tags;
+		mlq_store_evidence(s->st, t->n[i].hit.id, json_evidence_kept,
+		    &f, &s->err);
 		json_arr_end(j);
 		json_obj_end(j);
 	}
@@ -172,7 +222,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "missing");
 	json_arr_begin(j);
 	for (i = 0; i < t->count; i++)
-		if (t->n[i].ghost && tree_descends(t, i, (size_t)self))
+		if (missing_here(t, i, self))
 			json_str(j, t->n[i].hit.msgid);
 	json_arr_end(j);
 	json_key(j, "versions");
@@ -185,11 +235,23 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_arr_end(j);
 	json_key(j, "reverted_by");
 	json_arr_begin(j);
-	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, true, json_link, j, &s->err);
+	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, true, json_link, j,
+	    &s->err);
+	json_arr_end(j);
+	json_key(j, "reverts");
+	json_arr_begin(j);
+	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, false, json_link, j,
+	    &s->err);
 	json_arr_end(j);
 	json_key(j, "fixed_by");
 	json_arr_begin(j);
-	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, true, json_link, j, &s->err);
+	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, true, json_link, j,
+	    &s->err);
+	json_arr_end(j);
+	json_key(j, "fixes");
+	json_arr_begin(j);
+	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, false, json_link, j,
+	    &s->err);
 	json_arr_end(j);
 	json_obj_end(j);
 	json_end_line(j);
@@ -197,24 +259,34 @@ show_json(struct show *s, const struct tree *t, int self)
 
 /* ---- text ---- */
 
+/* "Name <addr>" cut to width columns. */
 static void
-text_who(const struct mlq_hit *h)
+text_who(const struct mlq_hit *h, int width)
 {
-	out_safe(stdout, *h->from_name ? h->from_name : h->from_email);
-	if (*h->from_name && *h->from_email) {
-		fputs(" <", stdout);
-		out_safe(stdout, h->from_email);
-		fputc('>', stdout);
-	}
+	char buf[512];
+	int n;
+
+	if (*h->from_name && *h->from_email)
+		n = snprintf(buf, sizeof(buf), "%s <%s>", h->from_name,
+		    h->from_email);
+	else
+		n = snprintf(buf, sizeof(buf), "%s",
+		    *h->from_name ? h->from_name : h->from_email);
+	(void)n;
+	out_safe_width(stdout, buf, width);
 }
 
+/* "2021-04-07 15:34" or blanks. */
 static const char *
-day(const struct mlq_hit *h, char *buf, size_t n)
+when(bool ok, int64_t date, char *buf, size_t n)
 {
-	if (!h->date_ok)
-		return "unknown   ";
-	out_date(h, buf, n);
-	buf[10] = '\0';
+	if (!ok) {
+		snprintf(buf, n, "%-16s", "(date unknown)");
+		return buf;
+	}
+	mlq_date_format_rfc3339(date, buf, n);
+	buf[10] = ' ';
+	buf[16] = '\0';
 	return buf;
 }
 
@@ -223,8 +295,8 @@ text_file(const struct mlq_patch_file *f, void *arg)
 {
 	int *count = arg;
 
-	printf("%s ", (*count)++ ? "        " : "files:  ");
-	out_safe(stdout, f->path);
+	printf("%s", (*count)++ ? "          " : "files:    ");
+	out_safe_width(stdout, f->path, 56);
 	printf(" (+%d -%d)\n", f->insertions, f->deletions);
 	return 0;
 }
@@ -232,10 +304,12 @@ text_file(const struct mlq_patch_file *f, void *arg)
 static int
 text_trailer(const struct mlq_trailer *t, void *arg)
 {
+	int col = (int)strlen(t->key) + 2 + 22;
+
 	fputs((const char *)arg, stdout);
 	out_safe(stdout, t->key);
 	fputs(": ", stdout);
-	out_safe_width(stdout, t->value, 66);
+	out_safe_width(stdout, t->value, col < 78 ? 78 - col : 10);
 	fputc('\n', stdout);
 	return 0;
 }
@@ -243,104 +317,240 @@ text_trailer(const struct mlq_trailer *t, void *arg)
 static int
 text_evidence(const struct mlq_evidence *e, void *arg)
 {
-	(void)arg;
-	printf("             %-17s \"", mlq_tag_name(e->tag));
-	out_safe_width(stdout, e->line, 44);
+	unsigned kept = *(unsigned *)arg;
+	int w;
+
+	if (!(kept & e->tag))
+		return 0;
+	w = printf("                      [%s] \"", mlq_tag_name(e->tag));
+	out_safe_width(stdout, e->line, w < 77 ? 77 - w : 10);
 	fputs("\"\n", stdout);
 	return 0;
 }
 
-static int
-text_link(const struct mlq_hit *h, void *arg)
-{
-	char buf[32];
+/* Lent to text_trailer, which takes void *. */
+static char indent[] = "          ";
 
-	printf("%s%s  ", (const char *)arg, day(h, buf, sizeof(buf)));
-	out_safe_width(stdout, h->subject, 60);
-	fputs("\n", stdout);
+/* One line of the timeline. */
+enum ev_kind { EV_POSTED, EV_REPLY, EV_MISSING, EV_VERSION, EV_REVERT, EV_FIX };
+
+struct ev {
+	enum ev_kind kind;
+	bool date_ok;
+	int64_t date;
+	int node;	     /* tree node for posted, reply, missing */
+	struct mlq_hit link; /* a linked message (strings in the show arena) */
+};
+
+struct evs {
+	struct mlq_arena *a;
+	struct ev *v;
+	size_t n;
+	enum ev_kind kind; /* for link callbacks */
+	int64_t self_version;
+};
+
+static struct ev *
+ev_add(struct evs *e, enum ev_kind kind)
+{
+	struct ev *x;
+
+	e->v = mlq_arena_grow(e->a, e->v, e->n, sizeof(*e->v));
+	if (e->v == NULL) {
+		e->n = 0;
+		return NULL;
+	}
+	x = &e->v[e->n++];
+	memset(x, 0, sizeof(*x));
+	x->kind = kind;
+	x->node = -1;
+	return x;
+}
+
+static int
+ev_link(const struct mlq_hit *h, void *arg)
+{
+	struct evs *e = arg;
+	struct ev *x;
+
+	if (e->kind == EV_VERSION && h->version <= e->self_version)
+		return 0;
+	if ((x = ev_add(e, e->kind)) == NULL)
+		return 1;
+	x->date_ok = h->date_ok;
+	x->date = h->date;
+	x->link = *h;
+	x->link.msgid = mlq_arena_strdup(e->a, h->msgid);
+	x->link.subject = mlq_arena_strdup(e->a, h->subject);
 	return 0;
 }
 
-/* Labels lent to the callbacks (which take void *). */
-static char indent[] = "         ";
-static char newer[] = "  newer version ";
-static char reverted[] = "  reverted ";
-static char fixed[] = "  fixed by ";
+static int
+ev_cmp(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	if (x->date_ok != y->date_ok)
+		return x->date_ok ? -1 : 1;
+	if (x->date != y->date)
+		return x->date < y->date ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+/* A lost message is dated just before the first reply that quotes it. */
+static void
+ghost_date(const struct tree *t, size_t g, struct ev *x)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++) {
+		if (t->n[i].ghost || !t->n[i].hit.date_ok ||
+		    !tree_descends(t, i, g))
+			continue;
+		if (!x->date_ok || t->n[i].hit.date - 1 < x->date) {
+			x->date_ok = true;
+			x->date = t->n[i].hit.date - 1;
+		}
+	}
+}
+
+static void
+text_event(struct show *s, const struct tree *t, const struct ev *x)
+{
+	static const char *const label[] = {
+		[EV_VERSION] = "newer version: ",
+		[EV_REVERT] = "reverted by: ",
+		[EV_FIX] = "fixed by: ",
+	};
+	const struct mlq_hit *r;
+	char buf[32];
+	unsigned kept;
+	int w;
+
+	printf("  %s  ", when(x->date_ok, x->date, buf, sizeof(buf)));
+	switch (x->kind) {
+	case EV_POSTED:
+		fputs("posted by ", stdout);
+		text_who(&t->n[x->node].hit, 50);
+		fputc('\n', stdout);
+		break;
+	case EV_REPLY:
+		r = &t->n[x->node].hit;
+		text_who(r, 58);
+		fputc('\n', stdout);
+		kept = r->tags;
+		mlq_store_evidence(s->st, r->id, text_evidence, &kept, &s->err);
+		break;
+	case EV_MISSING:
+		fputs("[missing: not in the archive, quoted by a reply]\n",
+		    stdout);
+		fputs("                      <", stdout);
+		out_safe_width(stdout, t->n[x->node].hit.msgid, 54);
+		fputs(">\n", stdout);
+		break;
+	default:
+		w = printf("%s", label[x->kind]);
+		out_safe_width(stdout, x->link.subject, 60 - w);
+		fputs("\n                      <", stdout);
+		out_safe_width(stdout, x->link.msgid, 54);
+		fputs(">\n", stdout);
+		break;
+	}
+}
 
 static void
 show_text(struct show *s, const struct tree *t, int self)
 {
 	const struct mlq_hit *h = &t->n[self].hit;
 	const char *cover = series_cover(t, self);
+	struct evs e;
+	struct ev *x;
 	char buf[32];
 	unsigned bit;
 	size_t i;
 	int files = 0;
 
-	out_safe(stdout, h->subject);
+	out_safe_width(stdout, h->subject, 80);
 	fputc('\n', stdout);
-	printf("status:  %s", h->kind > 0 ? mlq_state_name(h->status) : "(not a submission)");
+	printf("status:   %s\n",
+	    h->kind > 0 ? mlq_state_name(h->status) : "(not a submission)");
+	fputs("tags:    ", stdout);
 	for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1)
 		if (h->tags & bit)
 			printf(" %s", mlq_tag_name(bit));
-	fputs("\nfrom:    ", stdout);
-	text_who(h);
-	printf("\ndate:    %s", h->date_ok ? out_date(h, buf, sizeof(buf)) : "unknown");
-	fputs("\nid:      <", stdout);
-	out_safe(stdout, h->msgid);
+	fputs(h->tags ? "\n" : " -\n", stdout);
+	fputs("from:     ", stdout);
+	text_who(h, 70);
+	printf("\ndate:     %s",
+	    h->date_ok ? out_date(h, buf, sizeof(buf)) : "unknown");
+	fputs("\nid:       <", stdout);
+	out_safe_width(stdout, h->msgid, 68);
 	fputs(">\n", stdout);
 	if (h->list != NULL) {
-		fputs("list:    ", stdout);
-		out_safe(stdout, h->list);
+		fputs("list:     ", stdout);
+		out_safe_width(stdout, h->list, 70);
 		fputc('\n', stdout);
 	}
 	if (h->total > 0 || h->version > 1) {
-		printf("series:  v%d", h->version);
+		printf("series:   v%d", h->version);
 		if (h->total > 0)
 			printf(", %d of %d", h->index, h->total);
-		if (cover != NULL) {
+		if (cover != NULL && h->kind != 2) {
 			fputs(", cover <", stdout);
-			out_safe(stdout, cover);
+			out_safe_width(stdout, cover, 44);
 			fputc('>', stdout);
 		}
 		fputc('\n', stdout);
 	}
 	mlq_store_files(s->st, h->id, text_file, &files, &s->err);
 	if (files > 0)
-		printf("         %d file%s changed, %d insertion%s(+), %d deletion%s(-)\n",
+		printf("          %d file%s changed, %d insertion%s(+), "
+		       "%d deletion%s(-)\n",
 		    files, files == 1 ? "" : "s", h->insertions,
 		    h->insertions == 1 ? "" : "s", h->deletions,
 		    h->deletions == 1 ? "" : "s");
 	mlq_store_trailers(s->st, h->id, text_trailer, indent, &s->err);
-	fputs("\ntimeline:\n", stdout);
-	printf("  %s  posted by ", day(h, buf, sizeof(buf)));
-	text_who(h);
-	fputc('\n', stdout);
-	for (i = 0; i < t->count; i++) {
-		const struct mlq_hit *r = &t->n[i].hit;
 
-		if (!tree_descends(t, i, (size_t)self))
-			continue;
-		if (t->n[i].ghost) {
-			fputs("  (missing)   [a reply not in the archive] <", stdout);
-			out_safe(stdout, r->msgid);
-			fputs(">\n", stdout);
-			continue;
-		}
-		printf("  %s  ", day(r, buf, sizeof(buf)));
-		text_who(r);
-		for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1)
-			if (r->tags & bit)
-				printf(" [%s]", mlq_tag_name(bit));
-		fputc('\n', stdout);
-		mlq_store_evidence(s->st, r->id, text_evidence, NULL, &s->err);
+	memset(&e, 0, sizeof(e));
+	if ((e.a = mlq_arena_new()) == NULL) {
+		mlq_err_set(&s->err, MLQ_ENOMEM, "out of memory");
+		return;
 	}
-	mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true, text_link,
-	    newer, &s->err);
-	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, true, text_link,
-	    reverted, &s->err);
-	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, true, text_link, fixed,
+	if ((x = ev_add(&e, EV_POSTED)) != NULL) {
+		x->node = self;
+		x->date_ok = h->date_ok;
+		x->date = h->date;
+	}
+	for (i = 0; i < t->count; i++) {
+		if (in_review(t, i, self)) {
+			if ((x = ev_add(&e, EV_REPLY)) == NULL)
+				break;
+			x->date_ok = t->n[i].hit.date_ok;
+			x->date = t->n[i].hit.date;
+		} else if (missing_here(t, i, self)) {
+			if ((x = ev_add(&e, EV_MISSING)) == NULL)
+				break;
+			ghost_date(t, i, x);
+		} else
+			continue;
+		x->node = (int)i;
+	}
+	e.self_version = h->version;
+	e.kind = EV_VERSION;
+	mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true, ev_link, &e,
 	    &s->err);
+	e.kind = EV_REVERT;
+	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, true, ev_link, &e,
+	    &s->err);
+	e.kind = EV_FIX;
+	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, true, ev_link, &e,
+	    &s->err);
+	if (e.n > 0)
+		qsort(e.v, e.n, sizeof(*e.v), ev_cmp);
+	fputs("\ntimeline:\n", stdout);
+	for (i = 0; i < e.n; i++)
+		text_event(s, t, &e.v[i]);
+	mlq_arena_free(e.a);
 }
 
 static int
@@ -354,38 +564,25 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	struct show s;
 	struct tree t;
 	enum mlq_status rc;
-	int64_t thread = 0;
-	const char *id;
-	size_t n;
-	int c, self;
+	int c, self = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'f' || !out_format_parse(optarg,
-		    OUT_ALLOW(OUT_TEXT) | OUT_ALLOW(OUT_JSON), &fmt))
+		if (c != 'f' ||
+		    !out_format_parse(optarg,
+			OUT_ALLOW(OUT_TEXT) | OUT_ALLOW(OUT_JSON), &fmt))
 			return cli_usage_error(&cmd_show, "show: bad option");
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_show, "show: one MSGID is needed");
 	memset(&s, 0, sizeof(s));
 	s.st = cli->st;
-	rc = mlq_store_get(cli->st, argv[optind], take_thread, &thread, &s.err);
+	rc = tree_load_msgid(cli->st, argv[optind], &t, &self, &s.err);
 	if (rc == MLQ_NOTFOUND) {
-		fputs("mlq: show: no message '", stderr);
-		out_safe(stderr, argv[optind]);
-		fputs("'\n", stderr);
-		return 1;
-	}
-	if (rc != MLQ_OK || (rc = tree_load(cli->st, thread, &t, &s.err)) != MLQ_OK)
-		return cli_fail(&s.err);
-	id = argv[optind] + (argv[optind][0] == '<');
-	n = strlen(id) - (id[0] && id[strlen(id) - 1] == '>');
-	for (self = 0; self < (int)t.count; self++)
-		if (!t.n[self].ghost && strlen(t.n[self].hit.msgid) == n &&
-		    strncmp(t.n[self].hit.msgid, id, n) == 0)
-			break;
-	if (self == (int)t.count) {
 		tree_release(&t);
-		mlq_err_set(&s.err, MLQ_EDB, "show: thread of '%s' is inconsistent", id);
+		return cli_not_found("show", argv[optind]);
+	}
+	if (rc != MLQ_OK) {
+		tree_release(&t);
 		return cli_fail(&s.err);
 	}
 	json_init(&s.j, stdout);

@@ -175,6 +175,13 @@ json_int(struct out_json *j, long long v)
 }
 
 void
+json_real(struct out_json *j, double v, int decimals)
+{
+	json_sep(j);
+	fprintf(j->f, "%.*f", decimals, v);
+}
+
+void
 json_bool(struct out_json *j, bool v)
 {
 	json_sep(j);

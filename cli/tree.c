@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "tree.h"
 
@@ -44,7 +45,7 @@ on_msg(const struct mlq_hit *h, void *arg)
 }
 
 static int
-on_ghost(const char *msgid, void *arg)
+on_ghost(const char *msgid, const char *parent, void *arg)
 {
 	struct tree *t = arg;
 	struct tree_node *n = tree_add(t);
@@ -53,6 +54,7 @@ on_ghost(const char *msgid, void *arg)
 		return 1;
 	n->ghost = true;
 	n->hit.msgid = dup(t, msgid);
+	n->hit.parent = dup(t, parent);
 	return 0;
 }
 
@@ -81,6 +83,78 @@ tree_descends(const struct tree *t, size_t i, size_t anc)
 	return false;
 }
 
+/* Nearest submission above i; *broken when the chain ends at a lost one. */
+static int
+tree_up(const struct tree *t, size_t i, bool *broken)
+{
+	size_t last = i, hops = 0;
+	int p = t->n[i].parent;
+
+	while (p >= 0 && hops++ < t->count) {
+		if (!t->n[p].ghost && t->n[p].hit.kind > 0) {
+			*broken = false;
+			return p;
+		}
+		last = (size_t)p;
+		p = t->n[p].parent;
+	}
+	*broken = t->n[last].ghost || t->n[last].hit.parent != NULL;
+	return -1;
+}
+
+int
+tree_submission(const struct tree *t, size_t i)
+{
+	size_t k;
+	int s, top = -1, ntop = 0;
+	bool broken, b;
+
+	if (t->n[i].ghost)
+		return -1;
+	if (t->n[i].hit.kind > 0)
+		return (int)i;
+	if ((s = tree_up(t, i, &broken)) >= 0 || !broken)
+		return s;
+	for (k = 0; k < t->count; k++)
+		if (!t->n[k].ghost && t->n[k].hit.kind > 0 &&
+		    tree_up(t, k, &b) < 0) {
+			top = (int)k;
+			ntop++;
+		}
+	return ntop == 1 ? top : -1;
+}
+
+static bool
+same_series(const struct mlq_hit *c, const struct mlq_hit *p)
+{
+	return c->kind == 2 && c->version == p->version &&
+	    c->total == p->total && *c->from_email != '\0' &&
+	    strcasecmp(c->from_email, p->from_email) == 0;
+}
+
+int
+tree_cover(const struct tree *t, size_t i)
+{
+	const struct mlq_hit *h = &t->n[i].hit;
+	size_t k, hops = 0;
+	int p;
+
+	if (t->n[i].ghost)
+		return -1;
+	if (h->kind == 2)
+		return (int)i;
+	if (h->kind != 1 || h->index <= 0 || h->total <= 0)
+		return -1;
+	for (p = t->n[i].parent; p >= 0 && hops++ < t->count;
+	     p = t->n[p].parent)
+		if (!t->n[p].ghost && same_series(&t->n[p].hit, h))
+			return p;
+	for (k = 0; k < t->count; k++)
+		if (!t->n[k].ghost && same_series(&t->n[k].hit, h))
+			return (int)k;
+	return -1;
+}
+
 enum mlq_status
 tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
     struct mlq_err *err)
@@ -97,7 +171,7 @@ tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
 	if (rc != MLQ_OK)
 		return rc;
 	for (i = 0; i < t->count; i++)
-		if (!t->n[i].ghost && t->n[i].hit.parent != NULL)
+		if (t->n[i].hit.parent != NULL)
 			t->n[i].parent = tree_find(t, t->n[i].hit.parent);
 	return MLQ_OK;
 }
@@ -107,4 +181,38 @@ tree_release(struct tree *t)
 {
 	mlq_arena_free(t->a);
 	memset(t, 0, sizeof(*t));
+}
+
+static int
+take_thread(const struct mlq_hit *h, void *arg)
+{
+	*(int64_t *)arg = h->thread;
+	return 1;
+}
+
+enum mlq_status
+tree_load_msgid(struct mlq_store *st, const char *msgid, struct tree *t,
+    int *self, struct mlq_err *err)
+{
+	enum mlq_status rc;
+	int64_t thread = 0;
+	const char *id = msgid + (*msgid == '<');
+	size_t n = strlen(id);
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	if (n > 0 && id[n - 1] == '>')
+		n--;
+	if ((rc = mlq_store_get(st, msgid, take_thread, &thread, err)) != MLQ_OK)
+		return rc;
+	if ((rc = tree_load(st, thread, t, err)) != MLQ_OK)
+		return rc;
+	for (i = 0; i < t->count; i++)
+		if (!t->n[i].ghost && strlen(t->n[i].hit.msgid) == n &&
+		    strncmp(t->n[i].hit.msgid, id, n) == 0) {
+			*self = (int)i;
+			return MLQ_OK;
+		}
+	return mlq_err_set(err, MLQ_EDB, "thread of '%s' is inconsistent",
+	    msgid);
 }

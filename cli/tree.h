@@ -20,9 +20,24 @@ struct tree {
 enum mlq_status tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
     struct mlq_err *err);
 void tree_release(struct tree *t);
+/*
+ * Loads the thread of msgid (with or without <>) and sets *self to its
+ * node.  MLQ_NOTFOUND when no such message is stored.
+ */
+enum mlq_status tree_load_msgid(struct mlq_store *st, const char *msgid,
+    struct tree *t, int *self, struct mlq_err *err);
 /* Whether node i descends from node anc. */
 bool tree_descends(const struct tree *t, size_t i, size_t anc);
 /* The node of a Message-Id; -1 if absent. */
 int tree_find(const struct tree *t, const char *msgid);
+/*
+ * The submission node i is part of the review of, as the store derives
+ * it: the nearest ancestor that is a submission (itself if i is one);
+ * when the chain breaks at a lost message, the thread's one top-level
+ * submission if it has exactly one.  -1 if none.
+ */
+int tree_submission(const struct tree *t, size_t i);
+/* A series patch's cover letter in the thread (itself for a cover); -1. */
+int tree_cover(const struct tree *t, size_t i);
 
 #endif

@@ -79,6 +79,18 @@ bool mlq__dir_is_maildir(const char *dir);
  */
 enum mlq_status mlq__dir_list(const char *dir, char ***files, size_t *nfiles,
     uint64_t *total, struct mlq_err *err);
+/*
+ * Tags a reply can earn, and those its submission's author cannot (the
+ * tags of classify.c's others_only rules): mlq_classify_reply(by_submitter
+ * = true) gives exactly the by_submitter = false result without these,
+ * which the store relies on (t-classify checks it).
+ */
+#define MLQ__TAG_REPLY                                                         \
+	(MLQ_TAG_NACK | MLQ_TAG_ACK | MLQ_TAG_REVIEWED | MLQ_TAG_TESTED |      \
+	    MLQ_TAG_QUESTION | MLQ_TAG_CHANGES | MLQ_TAG_APPLIED)
+#define MLQ__TAG_OTHERS_ONLY                                                   \
+	(MLQ_TAG_ACK | MLQ_TAG_REVIEWED | MLQ_TAG_TESTED | MLQ_TAG_QUESTION |  \
+	    MLQ_TAG_CHANGES)
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */
 const char *mlq__classify_rule_name(size_t i);
 /* Adds n to a source's count of stored messages. */
@@ -87,6 +99,23 @@ enum mlq_status mlq__store_source_count(struct mlq_store *st,
 /* Records a source's state: everything but its cursor and count. */
 enum mlq_status mlq__store_source_save(struct mlq_store *st,
     const struct mlq_source_state *src, struct mlq_err *err);
+
+/*
+ * For reindex.c: every stored message in storage order, its raw bytes
+ * (lent for the call) and the lists it was recorded under (NULL-ended,
+ * lent for the call; none: an empty array).  Non-zero from fn stops.
+ */
+typedef int (*mlq__raw_fn)(int64_t id, const char *raw, size_t len,
+    const char *const *lists, void *arg);
+enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
+    void *arg, struct mlq_err *err);
+/*
+ * Copies what a rebuild cannot re-derive from the mail of the database at
+ * old_path into st: source rows (cursors, counts, errors) and when each
+ * message was first stored.
+ */
+enum mlq_status mlq__store_copy_meta(struct mlq_store *st,
+    const char *old_path, struct mlq_err *err);
 
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */

@@ -484,8 +484,11 @@ enum mlq_status mlq_store_get(struct mlq_store *st, const char *msgid,
 /* Every message of a thread, oldest first. */
 enum mlq_status mlq_store_thread(struct mlq_store *st, int64_t thread,
     mlq_hit_fn fn, void *arg, struct mlq_err *err);
-/* Message-Ids a thread names that are not stored (lost or not yet seen). */
-typedef int (*mlq_ghost_fn)(const char *msgid, void *arg);
+/*
+ * Message-Ids a thread names that are not stored (lost or not yet seen),
+ * each with its parent (the reference before it; NULL when unknown).
+ */
+typedef int (*mlq_ghost_fn)(const char *msgid, const char *parent, void *arg);
 enum mlq_status mlq_store_ghosts(struct mlq_store *st, int64_t thread,
     mlq_ghost_fn fn, void *arg, struct mlq_err *err);
 /* The original bytes of a stored message, appended to out. */
@@ -511,6 +514,13 @@ enum mlq_link_kind {
 enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
     enum mlq_link_kind kind, bool incoming, mlq_hit_fn fn, void *arg,
     struct mlq_err *err);
+
+/*
+ * When submission id was first answered by someone other than its author
+ * (any reply in its thread, after it).  MLQ_NOTFOUND when nobody has.
+ */
+enum mlq_status mlq_store_first_review(struct mlq_store *st, int64_t id,
+    int64_t *when, struct mlq_err *err);
 
 /* Counts for `mlq status`. */
 struct mlq_store_counts {
@@ -579,6 +589,28 @@ enum mlq_status mlq_ingest_source_save(struct mlq_ingest *ing,
 void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
 /* Stops the threads; what was not synced is rolled back. */
 void mlq_ingest_free(struct mlq_ingest *ing);
+
+/* ---- rebuilding a database (reindex.c) ------------------------------ */
+
+struct mlq_reindex_stats {
+	uint64_t messages; /* stored messages read back */
+	uint64_t stored;   /* messages in the rebuilt database */
+	uint64_t rejected; /* messages that no longer parse */
+};
+
+/*
+ * Re-derives everything in the database at path -- parse results, tags,
+ * links, statuses, threads, the text index -- from its stored raw
+ * messages: the import pipeline (mlq_ingest, 'workers' parse threads, 0 =
+ * one per core) stores each into a new file beside it, PATH.reindex,
+ * which then replaces the old one by rename(2); sources and the time
+ * each message was first stored are carried over.  The old database is
+ * write-locked throughout, so mlqd must not run: when another process
+ * still has it open at the end, MLQ_EIO and the old file stays.  When a
+ * message no longer parses, nothing is replaced: MLQ_EINPUT names it.
+ */
+enum mlq_status mlq_reindex(const char *path, int workers,
+    struct mlq_reindex_stats *out, struct mlq_err *err);
 
 /* ---- configuration (conf.c, conf-keys.c) ---------------------------- */
 

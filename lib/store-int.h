@@ -32,6 +32,28 @@ enum store_stmt {
 	S_SOURCE_COUNT,
 	S_SOURCE_GET,
 	S_RAW_GET,
+	/* the review engine (store-review.c) */
+	S_RV_THREAD_OF,
+	S_RV_LOAD,
+	S_RV_GHOSTS,
+	S_RV_UPDATE,
+	S_RV_TAG_DEL,
+	S_RV_REF_ADD,
+	S_RV_REF_OF,
+	S_RV_NAMING_NORM,
+	S_RV_NAMING_COMMIT,
+	S_RV_LINK_DSTS,
+	S_RV_LINK_DEL,
+	S_RV_LINK_ADD,
+	S_RV_SRC_INFO,
+	S_RV_BY_COMMIT,
+	S_RV_BY_TITLE,
+	S_RV_VERSIONS,
+	S_RV_REVERTED,
+	S_RV_SUPERSEDED,
+	S_RV_REVERT_DSTS,
+	S_RV_MARK_REVERT,
+	S_RV_FIRST_REVIEW,
 	S_COUNT
 };
 
@@ -42,6 +64,10 @@ struct mlq_store {
 	sqlite3_stmt *stmt[S_COUNT];
 	/* Text lent by getters until the next call. */
 	struct mlq_buf scratch[8];
+	/* Messages whose threads the review engine must re-derive. */
+	int64_t *dirty;
+	size_t ndirty, dirty_cap;
+	bool dirty_oom;
 };
 
 /* The statement for slot, prepared from sql on first use; NULL on error. */
@@ -50,6 +76,22 @@ sqlite3_stmt *mlq__store_stmt(struct mlq_store *st, enum store_stmt slot,
 /* Records a SQLite failure as MLQ_EDB with what was being done. */
 enum mlq_status mlq__store_fail(struct mlq_store *st, struct mlq_err *err,
     const char *what);
+/*
+ * The review engine (store-review.c).  mlq__review_put records what a
+ * newly stored message (row id, kind as stored) names -- the title and
+ * commit a revert or a Fixes: trailer points at -- resolves the links
+ * to and from it, and marks its thread and the linked ones for
+ * re-derivation.  mlq__review_flush re-derives every marked thread: reply
+ * tags (by submitter or not), submission tags, statuses; the store calls
+ * it before each commit, so a batch costs O(size of the threads it
+ * touched) once, whatever its order.  mlq__review_reset forgets the marks
+ * (rollback); mlq__review_release frees them.
+ */
+enum mlq_status mlq__review_put(struct mlq_store *st, int64_t id,
+    const struct mlq_msg *m, int kind, struct mlq_err *err);
+enum mlq_status mlq__review_flush(struct mlq_store *st, struct mlq_err *err);
+void mlq__review_reset(struct mlq_store *st);
+void mlq__review_release(struct mlq_store *st);
 /* Applies every migration past the database's user_version. */
 enum mlq_status mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err);
 

@@ -279,12 +279,12 @@ mlq_store_ghosts(struct mlq_store *st, int64_t thread, mlq_ghost_fn fn,
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db,
-		"SELECT msgid FROM ghost WHERE thread = ? ORDER BY msgid", -1, &s,
-		NULL) != SQLITE_OK)
+		"SELECT msgid, parent FROM ghost WHERE thread = ? ORDER BY msgid",
+		-1, &s, NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "read thread");
 	sqlite3_bind_int64(s, 1, thread);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		if (fn(col_text(s, 0), arg) != 0)
+		if (fn(col_text(s, 0), col_text(s, 1), arg) != 0)
 			break;
 	sqlite3_finalize(s);
 	return MLQ_OK;

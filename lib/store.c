@@ -107,6 +107,7 @@ mlq_store_close(struct mlq_store *st)
 		sqlite3_finalize(st->stmt[i]);
 	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
 		mlq_buf_release(&st->scratch[i]);
+	mlq__review_release(st);
 	sqlite3_close(st->db);
 	free(st);
 }
@@ -126,6 +127,11 @@ mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
 {
 	enum mlq_status rc;
 
+	/* Statuses and tags of the threads the batch touched, once. */
+	if ((rc = mlq__review_flush(st, err)) != MLQ_OK) {
+		mlq_store_rollback(st);
+		return rc;
+	}
 	rc = store_exec(st, "COMMIT", err);
 	if (rc != MLQ_OK)
 		mlq_store_rollback(st);
@@ -138,6 +144,7 @@ mlq_store_rollback(struct mlq_store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = false;
+	mlq__review_reset(st);
 }
 
 /* Binds text, or NULL for a NULL pointer. */
@@ -272,7 +279,9 @@ thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
 	if (s == NULL)
 		return MLQ_EDB;
 	bind_text(s, 1, msgid);
-	if ((rc = step_int(st, s, thread, err, "find thread")) != MLQ_NOTFOUND)
+	rc = step_int(st, s, thread, err, "find thread");
+	/* Thread 0 is the row being stored: what counts is its ghost. */
+	if (rc != MLQ_NOTFOUND && !(rc == MLQ_OK && *thread == 0))
 		return rc;
 	s = mlq__store_stmt(st, S_GHOST_THREAD,
 	    "SELECT thread FROM ghost WHERE msgid = ?", err);
@@ -351,14 +360,17 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if (t != 0 && t != target &&
 		    (rc = merge_thread(st, t, target, err)) != MLQ_OK)
 			return rc;
-		if (t == 0) {
+		if (t == 0 || ghost) {
+			/* The reference before a ghost is its parent. */
 			s = mlq__store_stmt(st, S_GHOST_PUT,
-			    "INSERT OR IGNORE INTO ghost(msgid, thread) VALUES (?, ?)",
-			    err);
+			    "INSERT INTO ghost(msgid, thread, parent) VALUES (?, ?, ?) "
+			    "ON CONFLICT(msgid) DO UPDATE SET "
+			    "parent = coalesce(parent, excluded.parent)", err);
 			if (s == NULL)
 				return MLQ_EDB;
 			bind_text(s, 1, m->refs[i]);
 			sqlite3_bind_int64(s, 2, target);
+			bind_text(s, 3, i > 0 ? m->refs[i - 1] : NULL);
 			if ((rc = step_done(st, s, err, "add ghost")) != MLQ_OK)
 				return rc;
 		}
@@ -578,26 +590,6 @@ msg_kind(const struct mlq_msg *m)
 	return 0;
 }
 
-/* "This reverts commit 0c85a7e8..." names the commit a revert undoes. */
-static const char *
-reverted_commit(struct mlq_buf *b, const struct mlq_msg *m)
-{
-	static const char key[] = "This reverts commit ";
-	const char *p = m->body ? strstr(m->body, key) : NULL;
-	size_t n = 0;
-
-	if (p == NULL)
-		return m->commit;
-	p += sizeof(key) - 1;
-	while ((p[n] >= '0' && p[n] <= '9') || (p[n] >= 'a' && p[n] <= 'f'))
-		n++;
-	if (n < 7)
-		return m->commit;
-	mlq_buf_reset(b);
-	mlq_buf_add(b, p, n);
-	return b->oom ? NULL : b->data;
-}
-
 static enum mlq_status
 insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
     struct mlq_err *err)
@@ -606,13 +598,10 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	enum mlq_status rc;
 	int kind = msg_kind(m);
 	unsigned own = m->tags;
-	const char *commit;
 
 	if (m->subj.revert_depth > 0 || (m->body && strstr(m->body,
 	    "This reverts commit ") != NULL && kind != 0))
 		own |= MLQ_TAG_REVERT;
-	commit = (own & MLQ_TAG_REVERT) ? reverted_commit(&st->scratch[1], m) :
-					  m->commit;
 	s = mlq__store_stmt(st, S_INSERT_MSG,
 	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
 	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
@@ -639,7 +628,9 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	sqlite3_bind_int(s, 14, m->subj.total);
 	bind_text(s, 15, m->subj.prefix ? m->subj.prefix : "");
 	bind_text(s, 16, m->subj.revert_depth > 0 ? m->subj.reverted : NULL);
-	bind_text(s, 17, commit);
+	/* The message's own commit (git show input); what a revert names
+	 * is the review engine's (table ref). */
+	bind_text(s, 17, m->commit);
 	bind_text(s, 18, m->patch.patch_id[0] ? m->patch.patch_id : NULL);
 	sqlite3_bind_int(s, 19, m->patch.insertions);
 	sqlite3_bind_int(s, 20, m->patch.deletions);
@@ -677,7 +668,9 @@ mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
 	    (rc = add_files(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_trailers(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_evidence(st, id, m, err)) != MLQ_OK ||
-	    (rc = add_fts(st, id, m, err)) != MLQ_OK)
+	    (rc = add_fts(st, id, m, err)) != MLQ_OK ||
+	    (rc = mlq__review_put(st, id, m, msg_kind(m), err)) != MLQ_OK ||
+	    (!st->in_tx && (rc = mlq__review_flush(st, err)) != MLQ_OK))
 		return rc;
 	*is_new = true;
 	return MLQ_OK;

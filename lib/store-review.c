@@ -1,0 +1,1364 @@
+/*
+ * The review engine: links between submissions (reverts, Fixes:,
+ * versions), each reply's tags as seen from its submission, each
+ * submission's tags and status.  Everything is derived from stored rows,
+ * so arrival order does not matter: a new message marks its thread (and
+ * the threads it links to) dirty, and mlq__review_flush re-derives each
+ * dirty thread whole, once per batch.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "store-int.h"
+
+/* Hops followed up a thread; deeper chains are cut (and loops broken). */
+#ifndef MLQ_REVIEW_MAX_DEPTH
+#define MLQ_REVIEW_MAX_DEPTH 4096
+#endif
+
+/* Hex digits of a commit id that index it: unique in any real tree. */
+#define CKEY_LEN 12
+
+/* ---- small SQLite helpers ---- */
+
+static void
+bind_str(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+}
+
+static enum mlq_status
+run_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,
+    const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, what);
+	return MLQ_OK;
+}
+
+static const char *
+col_str(sqlite3_stmt *s, int i)
+{
+	const char *v = (const char *)sqlite3_column_text(s, i);
+
+	return v ? v : "";
+}
+
+/* ---- the dirty set ---- */
+
+static void
+mark(struct mlq_store *st, int64_t id)
+{
+	int64_t *d;
+	size_t cap;
+
+	if (st->ndirty > 0 && st->dirty[st->ndirty - 1] == id)
+		return;
+	if (st->ndirty == st->dirty_cap) {
+		cap = st->dirty_cap ? st->dirty_cap * 2 : 256;
+		d = reallocarray(st->dirty, cap, sizeof(*d));
+		if (d == NULL) {
+			st->dirty_oom = true;
+			return;
+		}
+		st->dirty = d;
+		st->dirty_cap = cap;
+	}
+	st->dirty[st->ndirty++] = id;
+}
+
+void
+mlq__review_reset(struct mlq_store *st)
+{
+	st->ndirty = 0;
+	st->dirty_oom = false;
+}
+
+void
+mlq__review_release(struct mlq_store *st)
+{
+	free(st->dirty);
+	st->dirty = NULL;
+	st->ndirty = st->dirty_cap = 0;
+}
+
+/* A growing array of row ids. */
+struct ids {
+	int64_t *v;
+	size_t n, cap;
+	bool oom;
+};
+
+static void
+ids_add(struct ids *a, int64_t id)
+{
+	int64_t *p;
+	size_t cap;
+
+	if (a->n == a->cap) {
+		cap = a->cap ? a->cap * 2 : 16;
+		if ((p = reallocarray(a->v, cap, sizeof(*p))) == NULL) {
+			a->oom = true;
+			return;
+		}
+		a->v = p;
+		a->cap = cap;
+	}
+	a->v[a->n++] = id;
+}
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts and removes duplicates. */
+static void
+ids_uniq(struct ids *a)
+{
+	size_t i, k = 0;
+
+	if (a->n == 0)
+		return;
+	qsort(a->v, a->n, sizeof(*a->v), cmp_id);
+	for (i = 1; i < a->n; i++)
+		if (a->v[i] != a->v[k])
+			a->v[++k] = a->v[i];
+	a->n = k + 1;
+}
+
+/* ---- what a submission names ---- */
+
+static bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/*
+ * A commit id at s: 7 to 40 hex digits ending at a non-word character,
+ * lower-cased into out (41 bytes).  False when there is none.
+ */
+static bool
+read_commit(const char *s, char *out)
+{
+	size_t n = 0;
+
+	while (n < 40 && is_hex(s[n])) {
+		out[n] = mlq__lower(s[n]);
+		n++;
+	}
+	out[n] = '\0';
+	if (n < 7 || is_hex(s[n]) || s[n] == '_' ||
+	    (s[n] >= 'g' && s[n] <= 'z') || (s[n] >= 'G' && s[n] <= 'Z'))
+		return false;
+	return true;
+}
+
+/* The normalized form of a title, as msg.norm holds subjects; into a. */
+static const char *
+title_norm(struct mlq_arena *a, const char *title)
+{
+	struct mlq_subject s;
+
+	if (title == NULL || *title == '\0' ||
+	    mlq_subject_parse(title, a, &s, NULL) != MLQ_OK || s.norm == NULL)
+		return "";
+	return s.norm;
+}
+
+/*
+ * The title in 'Revert "TITLE"' anywhere in a subject, for the forms
+ * subject.c leaves alone ("ASoC: rockchip: i2s: Revert "..."): from the
+ * first quote to the last.  Into a; NULL when there is none.
+ */
+static const char *
+revert_title(struct mlq_arena *a, const char *subject)
+{
+	const char *p = strstr(subject, "Revert \""), *q;
+
+	if (p == NULL)
+		return NULL;
+	p += 8;
+	if ((q = strrchr(p, '"')) == NULL || q == p)
+		return NULL;
+	return mlq_arena_strndup(a, p, (size_t)(q - p));
+}
+
+/*
+ * "This reverts commit ID." in the message's own text (a quoted line,
+ * starting with '>', is not its own).
+ */
+static bool
+reverted_commit(const struct mlq_msg *m, char *out)
+{
+	static const char key[] = "This reverts commit ";
+	const char *p = m->body, *end = m->body + m->body_len, *q, *ls;
+
+	if (p == NULL)
+		return false;
+	while (
+	    (q = memmem(p, (size_t)(end - p), key, sizeof(key) - 1)) != NULL) {
+		for (ls = q; ls > m->body && ls[-1] != '\n'; ls--)
+			;
+		while (ls < q && (*ls == ' ' || *ls == '\t'))
+			ls++;
+		if (*ls != '>' && q + sizeof(key) - 1 < end &&
+		    read_commit(q + sizeof(key) - 1, out))
+			return true;
+		p = q + 1;
+	}
+	return false;
+}
+
+/*
+ * Fixes: ID ("TITLE"): the commit and the title (between the first '("'
+ * and the last '")', as titles hold parentheses and quotes themselves).
+ */
+static void
+parse_fixes(struct mlq_arena *a, const char *v, char *commit, bool *has_commit,
+    const char **title)
+{
+	const char *open, *close;
+
+	*has_commit = read_commit(v, commit);
+	*title = NULL;
+	if ((open = strstr(v, "(\"")) == NULL)
+		return;
+	open += 2;
+	close = NULL;
+	for (const char *p = open; (p = strstr(p, "\")")) != NULL; p++)
+		close = p;
+	if (close == NULL) /* a title cut by wrapping */
+		close = open + strlen(open);
+	*title = mlq_arena_strndup(a, open, (size_t)(close - open));
+}
+
+static enum mlq_status
+ref_add(struct mlq_store *st, int64_t id, int kind, const char *norm,
+    const char *commit, struct mlq_err *err)
+{
+	char ckey[CKEY_LEN + 1];
+	sqlite3_stmt *s;
+
+	if (*norm == '\0' && commit == NULL)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_RV_REF_ADD,
+	    "INSERT INTO ref(msg, kind, norm, commit_id, ckey) "
+	    "VALUES (?, ?, ?, ?, ?)",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int(s, 2, kind);
+	bind_str(s, 3, norm);
+	bind_str(s, 4, commit);
+	if (commit != NULL && strlen(commit) >= CKEY_LEN) {
+		memcpy(ckey, commit, CKEY_LEN);
+		ckey[CKEY_LEN] = '\0';
+		sqlite3_bind_text(s, 5, ckey, -1, SQLITE_TRANSIENT);
+	}
+	return run_done(st, s, err, "record reference");
+}
+
+/* ---- resolving links ---- */
+
+/* A candidate target and what ranks it. */
+struct cand {
+	int64_t id;
+	int version;
+	bool date_ok;
+	int64_t date;
+	const char *msgid;
+};
+
+/*
+ * Better target for a reference made at (src_ok, src_date): one posted
+ * before the reference, then the latest version, then the latest date,
+ * then the smaller Message-Id (so the choice does not depend on order).
+ */
+static bool
+cand_better(const struct cand *a, const struct cand *b, bool src_ok,
+    int64_t src_date)
+{
+	bool ea = src_ok && a->date_ok && a->date <= src_date;
+	bool eb = src_ok && b->date_ok && b->date <= src_date;
+
+	if (ea != eb)
+		return ea;
+	if (a->version != b->version)
+		return a->version > b->version;
+	if (a->date_ok != b->date_ok)
+		return a->date_ok;
+	if (a->date != b->date)
+		return a->date > b->date;
+	return strcmp(a->msgid, b->msgid) < 0;
+}
+
+/* Picks the best of a candidate query's rows (id, version, date, msgid). */
+static enum mlq_status
+best_of(struct mlq_store *st, sqlite3_stmt *s, bool src_ok, int64_t src_date,
+    struct mlq_buf *keep, int64_t *best, struct mlq_err *err)
+{
+	struct cand c, b;
+	int rc;
+
+	*best = 0;
+	memset(&b, 0, sizeof(b));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		c.id = sqlite3_column_int64(s, 0);
+		c.version = sqlite3_column_int(s, 1);
+		c.date_ok = sqlite3_column_type(s, 2) != SQLITE_NULL;
+		c.date = sqlite3_column_int64(s, 2);
+		c.msgid = col_str(s, 3);
+		if (*best != 0 && !cand_better(&c, &b, src_ok, src_date))
+			continue;
+		mlq_buf_reset(keep);
+		mlq_buf_addstr(keep, c.msgid);
+		b = c;
+		b.msgid = keep->data ? keep->data : "";
+		*best = c.id;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find link target");
+	if (keep->oom)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	return MLQ_OK;
+}
+
+#define CAND_COLS "SELECT id, version, date, msgid FROM msg "
+
+/* The submission a reference names: by commit id first, then by title. */
+static enum mlq_status
+ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
+    const char *norm, const char *commit, int64_t *out, struct mlq_err *err)
+{
+	struct mlq_buf keep, hi;
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+
+	*out = 0;
+	mlq_buf_init(&keep);
+	mlq_buf_init(&hi);
+	if (commit != NULL && *commit != '\0') {
+		/* Every id extending the prefix sorts in [commit, commit "g"). */
+		mlq_buf_addstr(&hi, commit);
+		mlq_buf_addch(&hi, 'g');
+		s = mlq__store_stmt(st, S_RV_BY_COMMIT,
+		    CAND_COLS "WHERE commit_id >= ? AND commit_id < ? "
+			      "AND kind > 0 AND id <> ?",
+		    err);
+		if (s == NULL || hi.oom) {
+			rc = s == NULL
+			    ? MLQ_EDB
+			    : mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+			goto out;
+		}
+		bind_str(s, 1, commit);
+		bind_str(s, 2, hi.data);
+		sqlite3_bind_int64(s, 3, src);
+		if ((rc = best_of(st, s, src_ok, src_date, &keep, out, err)) !=
+			MLQ_OK ||
+		    *out != 0)
+			goto out;
+	}
+	if (*norm == '\0')
+		goto out;
+	s = mlq__store_stmt(st, S_RV_BY_TITLE,
+	    CAND_COLS "WHERE norm = ? AND kind > 0 AND id <> ?", err);
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
+	bind_str(s, 1, norm);
+	sqlite3_bind_int64(s, 2, src);
+	rc = best_of(st, s, src_ok, src_date, &keep, out, err);
+out:
+	mlq_buf_release(&keep);
+	mlq_buf_release(&hi);
+	return rc;
+}
+
+/* One stored reference, copied out of its statement. */
+struct ref_row {
+	char *norm;
+	char *commit;
+};
+
+/*
+ * Re-resolves the links of one kind that src's references make: the old
+ * targets and the new ones are marked dirty (a status may change).
+ */
+static enum mlq_status
+resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
+{
+	struct ref_row *rows = NULL, *r;
+	size_t nrows = 0, i;
+	struct ids old = { 0 };
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	int64_t src_date = 0, dst;
+	bool src_ok = false;
+	int step;
+
+	s = mlq__store_stmt(st, S_RV_SRC_INFO,
+	    "SELECT date FROM msg WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, src);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		src_ok = sqlite3_column_type(s, 0) != SQLITE_NULL;
+		src_date = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_reset(s);
+
+	s = mlq__store_stmt(st, S_RV_REF_OF,
+	    "SELECT norm, commit_id FROM ref WHERE msg = ? AND kind = ? "
+	    "ORDER BY rowid",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, src);
+	sqlite3_bind_int(s, 2, kind);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		r = reallocarray(rows, nrows + 1, sizeof(*rows));
+		if (r == NULL)
+			break;
+		rows = r;
+		r = &rows[nrows++];
+		r->norm = strdup(col_str(s, 0));
+		r->commit = sqlite3_column_type(s, 1) == SQLITE_NULL
+		    ? NULL
+		    : strdup(col_str(s, 1));
+		if (r->norm == NULL ||
+		    (r->commit == NULL &&
+			sqlite3_column_type(s, 1) != SQLITE_NULL))
+			break;
+	}
+	sqlite3_reset(s);
+	if (step == SQLITE_ROW) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (step != SQLITE_DONE) {
+		rc = mlq__store_fail(st, err, "read references");
+		goto out;
+	}
+
+	s = mlq__store_stmt(st, S_RV_LINK_DSTS,
+	    "SELECT dst FROM link WHERE src = ? AND kind = ?", err);
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, src);
+	sqlite3_bind_int(s, 2, kind);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		ids_add(&old, sqlite3_column_int64(s, 0));
+	sqlite3_reset(s);
+	for (i = 0; i < old.n; i++)
+		mark(st, old.v[i]);
+
+	s = mlq__store_stmt(st, S_RV_LINK_DEL,
+	    "DELETE FROM link WHERE src = ? AND kind = ?", err);
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
+	sqlite3_bind_int64(s, 1, src);
+	sqlite3_bind_int(s, 2, kind);
+	if ((rc = run_done(st, s, err, "drop links")) != MLQ_OK)
+		goto out;
+
+	for (i = 0; i < nrows; i++) {
+		rc = ref_target(st, src, src_ok, src_date, rows[i].norm,
+		    rows[i].commit, &dst, err);
+		if (rc != MLQ_OK)
+			goto out;
+		if (dst == 0)
+			continue;
+		s = mlq__store_stmt(st, S_RV_LINK_ADD,
+		    "INSERT OR IGNORE INTO link(src, dst, kind) VALUES (?, ?, ?)",
+		    err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			goto out;
+		}
+		sqlite3_bind_int64(s, 1, src);
+		sqlite3_bind_int64(s, 2, dst);
+		sqlite3_bind_int(s, 3, kind);
+		if ((rc = run_done(st, s, err, "add link")) != MLQ_OK)
+			goto out;
+		mark(st, dst);
+	}
+	mark(st, src);
+out:
+	for (i = 0; i < nrows; i++) {
+		free(rows[i].norm);
+		free(rows[i].commit);
+	}
+	free(rows);
+	free(old.v);
+	if (rc == MLQ_OK && old.oom)
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	return rc;
+}
+
+/* (src, kind) pairs of stored references that may name a new message. */
+struct naming {
+	int64_t src;
+	int kind;
+};
+
+static enum mlq_status
+collect_naming(struct mlq_store *st, sqlite3_stmt *s, int64_t self,
+    const char *commit, struct naming **v, size_t *n, struct mlq_err *err)
+{
+	struct naming *p;
+	const char *c;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(s, 0) == self)
+			continue;
+		/* By commit: the reference's id must be a prefix of ours. */
+		if (commit != NULL) {
+			c = col_str(s, 2);
+			if (strncmp(commit, c, strlen(c)) != 0)
+				continue;
+		}
+		if ((p = reallocarray(*v, *n + 1, sizeof(**v))) == NULL) {
+			sqlite3_reset(s);
+			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		}
+		*v = p;
+		p[*n].src = sqlite3_column_int64(s, 0);
+		p[*n].kind = sqlite3_column_int(s, 1);
+		(*n)++;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find references");
+	return MLQ_OK;
+}
+
+/* Reverts and fixes stored earlier that name the new submission. */
+static enum mlq_status
+resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
+    const char *commit, struct mlq_err *err)
+{
+	struct naming *v = NULL;
+	size_t n = 0, i, j;
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	char ckey[CKEY_LEN + 1];
+
+	if (*norm != '\0') {
+		s = mlq__store_stmt(st, S_RV_NAMING_NORM,
+		    "SELECT msg, kind, '' FROM ref WHERE norm = ? AND norm <> ''",
+		    err);
+		if (s == NULL)
+			return MLQ_EDB;
+		bind_str(s, 1, norm);
+		rc = collect_naming(st, s, id, NULL, &v, &n, err);
+	}
+	if (rc == MLQ_OK && commit != NULL && strlen(commit) >= CKEY_LEN) {
+		memcpy(ckey, commit, CKEY_LEN);
+		ckey[CKEY_LEN] = '\0';
+		s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
+		    "SELECT msg, kind, commit_id FROM ref WHERE ckey = ? "
+		    "AND ckey IS NOT NULL",
+		    err);
+		if (s == NULL)
+			rc = MLQ_EDB;
+		else {
+			sqlite3_bind_text(s, 1, ckey, -1, SQLITE_TRANSIENT);
+			rc = collect_naming(st, s, id, commit, &v, &n, err);
+		}
+	}
+	for (i = 0; rc == MLQ_OK && i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (v[j].src == v[i].src && v[j].kind == v[i].kind)
+				break;
+		if (j == i)
+			rc = resolve(st, v[i].src, v[i].kind, err);
+	}
+	free(v);
+	return rc;
+}
+
+/* Links every other version of the same author's same title. */
+static enum mlq_status
+link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	struct ids other = { 0 };
+	struct ids over = { 0 };
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	int version = m->subj.version > 0 ? m->subj.version : 1;
+	size_t i;
+	int v;
+
+	if (m->subj.norm == NULL || *m->subj.norm == '\0')
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_RV_VERSIONS,
+	    "SELECT id, version FROM msg WHERE norm = ? AND from_email = ? "
+	    "AND kind > 0 AND version <> ? AND id <> ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_str(s, 1, m->subj.norm);
+	bind_str(s, 2, m->from.email ? m->from.email : "");
+	sqlite3_bind_int(s, 3, version);
+	sqlite3_bind_int64(s, 4, id);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		v = sqlite3_column_int(s, 1);
+		ids_add(v < version ? &over : &other,
+		    sqlite3_column_int64(s, 0));
+	}
+	sqlite3_reset(s);
+	/* over: older versions (id links to them); other: newer ones. */
+	for (i = 0; rc == MLQ_OK && i < over.n + other.n; i++) {
+		bool older = i < over.n;
+		int64_t o = older ? over.v[i] : other.v[i - over.n];
+
+		s = mlq__store_stmt(st, S_RV_LINK_ADD,
+		    "INSERT OR IGNORE INTO link(src, dst, kind) VALUES (?, ?, ?)",
+		    err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			break;
+		}
+		sqlite3_bind_int64(s, 1, older ? id : o);
+		sqlite3_bind_int64(s, 2, older ? o : id);
+		sqlite3_bind_int(s, 3, MLQ_LINK_VERSION);
+		rc = run_done(st, s, err, "link versions");
+		mark(st, o);
+	}
+	if (rc == MLQ_OK && (over.oom || other.oom))
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	free(over.v);
+	free(other.v);
+	return rc;
+}
+
+/* A revert by any spelling ("Partially Revert "...") is tagged one. */
+static enum mlq_status
+mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_RV_MARK_REVERT,
+	    "UPDATE msg SET own_tags = own_tags | ? WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int(s, 1, MLQ_TAG_REVERT);
+	sqlite3_bind_int64(s, 2, id);
+	return run_done(st, s, err, "tag revert");
+}
+
+enum mlq_status
+mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    int kind, struct mlq_err *err)
+{
+	struct mlq_arena *a;
+	char commit[41], fcommit[41];
+	const char *title, *norm;
+	bool has_commit, has_fix = false;
+	enum mlq_status rc = MLQ_OK;
+	size_t i;
+
+	mark(st, id);
+	if (kind == 0)
+		return MLQ_OK;
+	if ((a = mlq_arena_new()) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	/* A revert names its original by title and commit id. */
+	has_commit = reverted_commit(m, commit);
+	title = m->subj.revert_depth > 0
+	    ? m->subj.reverted
+	    : revert_title(a, m->subj.title ? m->subj.title : "");
+	if (title != NULL || has_commit) {
+		norm = title_norm(a, title);
+		if ((rc = ref_add(st, id, MLQ_LINK_REVERT, norm,
+			 has_commit ? commit : NULL, err)) != MLQ_OK ||
+		    (rc = mark_revert(st, id, err)) != MLQ_OK ||
+		    (rc = resolve(st, id, MLQ_LINK_REVERT, err)) != MLQ_OK)
+			goto out;
+	}
+	for (i = 0; i < m->ntrailers; i++) {
+		if (strcmp(m->trailers[i].key, "Fixes") != 0)
+			continue;
+		parse_fixes(a, m->trailers[i].value, fcommit, &has_commit,
+		    &title);
+		rc = ref_add(st, id, MLQ_LINK_FIXES, title_norm(a, title),
+		    has_commit ? fcommit : NULL, err);
+		if (rc != MLQ_OK)
+			goto out;
+		has_fix = true;
+	}
+	if (has_fix && (rc = resolve(st, id, MLQ_LINK_FIXES, err)) != MLQ_OK)
+		goto out;
+	if ((rc = resolve_naming(st, id, m->subj.norm ? m->subj.norm : "",
+		 m->commit, err)) != MLQ_OK)
+		goto out;
+	rc = link_versions(st, id, m, err);
+out:
+	mlq_arena_free(a);
+	return rc;
+}
+
+/* ---- deriving a thread ---- */
+
+struct rv_node {
+	int64_t id; /* 0 for a ghost */
+	const char *msgid;
+	const char *parent;
+	const char *from;
+	int kind, version, idx, total;
+	unsigned own, tags, old_tags;
+	int status, old_status;
+	int up;	       /* the parent's node, -1 */
+	int sub;       /* the submission a reply belongs to (itself for one) */
+	int cover;     /* a series patch's cover letter, -1 */
+	unsigned acc;  /* a submission's own replies' tags */
+	bool answered; /* its submitter replied below it */
+};
+
+struct rv_thread {
+	struct mlq_arena *a;
+	struct rv_node *n;
+	size_t count;
+	int *order; /* node indexes sorted by Message-Id */
+};
+
+static const struct rv_node *cmp_nodes; /* only during one qsort */
+
+static int
+cmp_order(const void *x, const void *y)
+{
+	return strcmp(cmp_nodes[*(const int *)x].msgid,
+	    cmp_nodes[*(const int *)y].msgid);
+}
+
+static int
+find_node(const struct rv_thread *t, const char *msgid)
+{
+	size_t lo = 0, hi = t->count, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		c = strcmp(t->n[t->order[mid]].msgid, msgid);
+		if (c == 0)
+			return t->order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static struct rv_node *
+node_add(struct rv_thread *t)
+{
+	struct rv_node *n;
+
+	t->n = mlq_arena_grow(t->a, t->n, t->count, sizeof(*t->n));
+	if (t->n == NULL)
+		return NULL;
+	n = &t->n[t->count++];
+	memset(n, 0, sizeof(*n));
+	n->up = n->sub = n->cover = -1;
+	return n;
+}
+
+static const char *
+adup(struct mlq_arena *a, sqlite3_stmt *s, int i)
+{
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return NULL;
+	return mlq_arena_strdup(a, col_str(s, i));
+}
+
+static enum mlq_status
+thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
+    struct mlq_err *err)
+{
+	struct rv_node *n;
+	sqlite3_stmt *s;
+	int rc;
+
+	s = mlq__store_stmt(st, S_RV_LOAD,
+	    "SELECT id, msgid, parent, from_email, kind, version, idx, total, "
+	    "own_tags, tags, status FROM msg WHERE thread = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, thread);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((n = node_add(t)) == NULL)
+			break;
+		n->id = sqlite3_column_int64(s, 0);
+		n->msgid = adup(t->a, s, 1);
+		n->parent = adup(t->a, s, 2);
+		n->from = adup(t->a, s, 3);
+		n->kind = sqlite3_column_int(s, 4);
+		n->version = sqlite3_column_int(s, 5);
+		n->idx = sqlite3_column_int(s, 6);
+		n->total = sqlite3_column_int(s, 7);
+		n->own = (unsigned)sqlite3_column_int(s, 8);
+		n->old_tags = (unsigned)sqlite3_column_int(s, 9);
+		n->old_status = sqlite3_column_int(s, 10);
+		if (n->msgid == NULL || n->from == NULL)
+			break;
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "load thread");
+	s = mlq__store_stmt(st, S_RV_GHOSTS,
+	    "SELECT msgid, parent FROM ghost WHERE thread = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, thread);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((n = node_add(t)) == NULL)
+			break;
+		n->msgid = adup(t->a, s, 0);
+		n->parent = adup(t->a, s, 1);
+		n->from = "";
+		if (n->msgid == NULL)
+			break;
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "load ghosts");
+	return MLQ_OK;
+}
+
+static bool
+same_author(const struct rv_node *a, const struct rv_node *b)
+{
+	return *a->from != '\0' && strcasecmp(a->from, b->from) == 0;
+}
+
+/*
+ * The submission node i belongs to: the nearest ancestor that is one, -1
+ * if none.  *broken tells that the walk ended at a missing message (a
+ * ghost, or a parent never seen) rather than at a discussion's root.
+ */
+static int
+walk_up(const struct rv_thread *t, int i, bool *broken)
+{
+	int last = i, j = t->n[i].up, hops = 0;
+
+	while (j >= 0 && hops++ < MLQ_REVIEW_MAX_DEPTH) {
+		if (t->n[j].id != 0 && t->n[j].kind > 0) {
+			*broken = false;
+			return j;
+		}
+		last = j;
+		j = t->n[j].up;
+	}
+	*broken = t->n[last].id == 0 || t->n[last].parent != NULL;
+	return -1;
+}
+
+/* The cover letter of series patch p: an ancestor first, else any. */
+static int
+find_cover(const struct rv_thread *t, int p)
+{
+	const struct rv_node *x = &t->n[p], *c;
+	int j, hops = 0;
+	size_t i;
+
+	if (x->kind != 1 || x->idx <= 0 || x->total <= 0)
+		return -1;
+	for (j = x->up; j >= 0 && hops++ < MLQ_REVIEW_MAX_DEPTH;
+	     j = t->n[j].up) {
+		c = &t->n[j];
+		if (c->id != 0 && c->kind == 2 && c->version == x->version &&
+		    c->total == x->total && same_author(c, x))
+			return j;
+	}
+	for (i = 0; i < t->count; i++) {
+		c = &t->n[i];
+		if (c->id != 0 && c->kind == 2 && c->version == x->version &&
+		    c->total == x->total && same_author(c, x))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Tags of every node; statuses come after every thread's tags are stored. */
+static enum mlq_status
+derive_tags(struct rv_thread *t, struct mlq_err *err)
+{
+	struct rv_node *n, *s;
+	size_t i;
+	int j, top = -1, ntop = 0, hops;
+	bool broken;
+
+	if ((t->order = mlq_arena_alloc(t->a, (t->count + 1) * sizeof(int))) ==
+	    NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	for (i = 0; i < t->count; i++)
+		t->order[i] = (int)i;
+	cmp_nodes = t->n;
+	qsort(t->order, t->count, sizeof(int), cmp_order);
+	cmp_nodes = NULL;
+	for (i = 0; i < t->count; i++)
+		if (t->n[i].parent != NULL)
+			t->n[i].up = find_node(t, t->n[i].parent);
+
+	/* Submissions; the one top-level submission adopts orphans. */
+	for (i = 0; i < t->count; i++) {
+		n = &t->n[i];
+		if (n->id == 0 || n->kind == 0)
+			continue;
+		n->sub = (int)i;
+		n->cover = find_cover(t, (int)i);
+		if (walk_up(t, (int)i, &broken) < 0) {
+			top = (int)i;
+			ntop++;
+		}
+	}
+	for (i = 0; i < t->count; i++) {
+		n = &t->n[i];
+		if (n->id == 0 || n->kind > 0)
+			continue;
+		n->sub = walk_up(t, (int)i, &broken);
+		if (n->sub < 0 && broken && ntop == 1)
+			n->sub = top;
+	}
+
+	/* A reply's tags: its own, less what its submitter cannot earn. */
+	for (i = 0; i < t->count; i++) {
+		n = &t->n[i];
+		if (n->id == 0 || n->kind > 0)
+			continue;
+		n->tags = n->own & MLQ__TAG_REPLY;
+		if (n->sub < 0)
+			continue;
+		s = &t->n[n->sub];
+		if (same_author(n, s)) {
+			n->tags &= ~(unsigned)MLQ__TAG_OTHERS_ONLY;
+			/* It answers every question above it. */
+			hops = 0;
+			for (j = n->up; j >= 0 && j != n->sub &&
+			     !t->n[j].answered && hops++ < MLQ_REVIEW_MAX_DEPTH;
+			     j = t->n[j].up)
+				t->n[j].answered = true;
+		}
+		s->acc |= n->tags;
+	}
+
+	/* A submission's: its replies', its cover's or its patches'. */
+	for (i = 0; i < t->count; i++) {
+		n = &t->n[i];
+		if (n->id == 0 || n->kind == 0)
+			continue;
+		n->tags = (n->own & MLQ_TAG_REVERT) | n->acc;
+		if (n->cover >= 0)
+			n->tags |= t->n[n->cover].acc;
+		if (n->kind == 2)
+			for (j = 0; j < (int)t->count; j++)
+				if (t->n[j].cover == (int)i)
+					n->tags |= t->n[j].acc;
+	}
+	return MLQ_OK;
+}
+
+/* Whether reply r is part of submission s's review (see mlq_state). */
+static bool
+reviews(const struct rv_thread *t, const struct rv_node *r, int s)
+{
+	if (r->sub < 0)
+		return false;
+	if (r->sub == s)
+		return true;
+	if (t->n[s].cover >= 0 && r->sub == t->n[s].cover)
+		return true;
+	return t->n[s].kind == 2 && t->n[r->sub].cover == s;
+}
+
+static enum mlq_status
+exists(struct mlq_store *st, enum store_stmt slot, const char *sql, int64_t id,
+    bool *yes, struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
+	int rc;
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read links");
+	*yes = rc == SQLITE_ROW;
+	return MLQ_OK;
+}
+
+static enum mlq_status
+is_reverted(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
+{
+	/* A revert counts unless it was nacked itself (tag bit 1). */
+	return exists(st, S_RV_REVERTED,
+	    "SELECT 1 FROM link k JOIN msg r ON r.id = k.src "
+	    "WHERE k.dst = ? AND k.kind = 1 AND (r.tags & 1) = 0 LIMIT 1",
+	    id, yes, err);
+}
+
+static enum mlq_status
+is_superseded(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
+{
+	return exists(st, S_RV_SUPERSEDED,
+	    "SELECT 1 FROM link WHERE dst = ? AND kind = 3 LIMIT 1", id, yes,
+	    err);
+}
+
+static enum mlq_status
+derive_status(struct mlq_store *st, struct rv_thread *t, int s,
+    struct mlq_err *err)
+{
+	struct rv_node *n = &t->n[s];
+	enum mlq_status rc;
+	bool yes = false, open = false;
+	size_t i;
+
+	if ((rc = is_reverted(st, n->id, &yes, err)) != MLQ_OK)
+		return rc;
+	if (yes) {
+		n->status = MLQ_STATE_REVERTED;
+		return MLQ_OK;
+	}
+	if (n->tags & MLQ_TAG_NACK) {
+		n->status = MLQ_STATE_NACKED;
+		return MLQ_OK;
+	}
+	if (n->tags & MLQ_TAG_APPLIED) {
+		n->status = MLQ_STATE_APPLIED;
+		return MLQ_OK;
+	}
+	if ((rc = is_superseded(st, n->id, &yes, err)) != MLQ_OK)
+		return rc;
+	if (!yes && n->cover >= 0 &&
+	    (rc = is_superseded(st, t->n[n->cover].id, &yes, err)) != MLQ_OK)
+		return rc;
+	if (yes) {
+		n->status = MLQ_STATE_SUPERSEDED;
+		return MLQ_OK;
+	}
+	if (n->tags & MLQ_TAG_CHANGES) {
+		n->status = MLQ_STATE_CHANGES;
+		return MLQ_OK;
+	}
+	if (n->tags & (MLQ_TAG_ACK | MLQ_TAG_REVIEWED | MLQ_TAG_TESTED)) {
+		n->status = MLQ_STATE_REVIEWED;
+		return MLQ_OK;
+	}
+	for (i = 0; i < t->count && !open; i++)
+		open = t->n[i].id != 0 && t->n[i].kind == 0 &&
+		    (t->n[i].tags & MLQ_TAG_QUESTION) && !t->n[i].answered &&
+		    reviews(t, &t->n[i], s);
+	n->status = open ? MLQ_STATE_QUESTIONED : MLQ_STATE_PENDING;
+	return MLQ_OK;
+}
+
+/* Writes what changed: tags (and their msg_tag rows), status. */
+static enum mlq_status
+store_node(struct mlq_store *st, const struct rv_node *n, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	unsigned bit, gone, added;
+
+	if (n->tags == n->old_tags && n->status == n->old_status)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_RV_UPDATE,
+	    "UPDATE msg SET tags = ?, status = ? WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int(s, 1, (int)n->tags);
+	sqlite3_bind_int(s, 2, n->status);
+	sqlite3_bind_int64(s, 3, n->id);
+	if ((rc = run_done(st, s, err, "update tags")) != MLQ_OK)
+		return rc;
+	gone = n->old_tags & ~n->tags;
+	added = n->tags & ~n->old_tags;
+	for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1) {
+		if (!((gone | added) & bit))
+			continue;
+		s = mlq__store_stmt(st, (gone & bit) ? S_RV_TAG_DEL : S_TAG_ADD,
+		    (gone & bit)
+			? "DELETE FROM msg_tag WHERE tag = ? AND msg = ?"
+			: "INSERT OR IGNORE INTO msg_tag(tag, msg) VALUES (?, ?)",
+		    err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int(s, 1, (int)bit);
+		sqlite3_bind_int64(s, 2, n->id);
+		if ((rc = run_done(st, s, err, "update tag")) != MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+/* The threads of the dirty messages, and of the originals they revert. */
+static enum mlq_status
+dirty_threads(struct mlq_store *st, struct ids *threads, struct mlq_err *err)
+{
+	struct ids subs = { 0 };
+	sqlite3_stmt *s;
+	size_t i, n;
+
+	for (i = 0; i < st->ndirty; i++) {
+		s = mlq__store_stmt(st, S_RV_THREAD_OF,
+		    "SELECT thread FROM msg WHERE id = ?", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, st->dirty[i]);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			ids_add(threads, sqlite3_column_int64(s, 0));
+		sqlite3_reset(s);
+	}
+	ids_uniq(threads);
+	/* A revert's tags decide whether its original counts as reverted. */
+	n = threads->n;
+	for (i = 0; i < n; i++) {
+		s = mlq__store_stmt(st, S_RV_REVERT_DSTS,
+		    "SELECT d.thread FROM msg m JOIN link k ON k.src = m.id "
+		    "AND k.kind = 1 JOIN msg d ON d.id = k.dst WHERE m.thread = ?",
+		    err);
+		if (s == NULL) {
+			free(subs.v);
+			return MLQ_EDB;
+		}
+		sqlite3_bind_int64(s, 1, threads->v[i]);
+		while (sqlite3_step(s) == SQLITE_ROW)
+			ids_add(&subs, sqlite3_column_int64(s, 0));
+		sqlite3_reset(s);
+	}
+	for (i = 0; i < subs.n; i++)
+		ids_add(threads, subs.v[i]);
+	free(subs.v);
+	ids_uniq(threads);
+	if (threads->oom || subs.oom)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq__review_flush(struct mlq_store *st, struct mlq_err *err)
+{
+	struct ids threads = { 0 };
+	struct rv_thread *ts = NULL;
+	enum mlq_status rc;
+	size_t i, j;
+
+	if (st->dirty_oom) {
+		mlq__review_reset(st);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
+	if (st->ndirty == 0)
+		return MLQ_OK;
+	rc = dirty_threads(st, &threads, err);
+	mlq__review_reset(st);
+	if (rc != MLQ_OK)
+		goto out;
+	if ((ts = calloc(threads.n + 1, sizeof(*ts))) == NULL) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* Every thread's tags first: statuses read the reverts' tags. */
+	for (i = 0; i < threads.n; i++) {
+		if ((ts[i].a = mlq_arena_new()) == NULL) {
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+			goto out;
+		}
+		if ((rc = thread_load(st, threads.v[i], &ts[i], err)) !=
+			MLQ_OK ||
+		    (rc = derive_tags(&ts[i], err)) != MLQ_OK)
+			goto out;
+		for (j = 0; j < ts[i].count; j++) {
+			ts[i].n[j].status = ts[i].n[j].old_status;
+			if (ts[i].n[j].id != 0 &&
+			    (rc = store_node(st, &ts[i].n[j], err)) != MLQ_OK)
+				goto out;
+			ts[i].n[j].old_tags = ts[i].n[j].tags;
+		}
+	}
+	for (i = 0; i < threads.n; i++) {
+		for (j = 0; j < ts[i].count; j++) {
+			if (ts[i].n[j].id == 0 || ts[i].n[j].kind == 0)
+				continue;
+			if ((rc = derive_status(st, &ts[i], (int)j, err)) !=
+				MLQ_OK ||
+			    (rc = store_node(st, &ts[i].n[j], err)) != MLQ_OK)
+				goto out;
+		}
+	}
+out:
+	for (i = 0; ts != NULL && i < threads.n; i++)
+		mlq_arena_free(ts[i].a);
+	free(ts);
+	free(threads.v);
+	return rc;
+}
+
+enum mlq_status
+mlq_store_first_review(struct mlq_store *st, int64_t id, int64_t *when,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+	bool found;
+
+	s = mlq__store_stmt(st, S_RV_FIRST_REVIEW,
+	    "SELECT min(r.date) FROM msg s JOIN msg r ON r.thread = s.thread "
+	    "WHERE s.id = ? AND r.kind = 0 AND r.from_email <> s.from_email "
+	    "AND r.date >= s.date",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	found = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	if (found)
+		*when = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "first review");
+	return found ? MLQ_OK : MLQ_NOTFOUND;
+}
+
+/* ---- reindex support ---- */
+
+enum mlq_status
+mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	static const char *const none[] = { NULL };
+	char *lists[16];
+	bool stop;
+	struct mlq_buf raw;
+	sqlite3_stmt *s, *l;
+	enum mlq_status rc = MLQ_OK;
+	size_t n;
+	int step;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT id, raw, raw_len FROM msg ORDER BY id", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read messages");
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list "
+		"WHERE ml.msg = ? ORDER BY l.id",
+		-1, &l, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return mlq__store_fail(st, err, "read lists");
+	}
+	mlq_buf_init(&raw);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		mlq_buf_reset(&raw);
+		rc = mlq_zraw_unpack(sqlite3_column_blob(s, 1),
+		    (size_t)sqlite3_column_bytes(s, 1),
+		    (size_t)sqlite3_column_int64(s, 2), &raw, err);
+		if (rc != MLQ_OK)
+			break;
+		sqlite3_bind_int64(l, 1, sqlite3_column_int64(s, 0));
+		/* Row text dies at the next step: the names are copied. */
+		n = 0;
+		while (n + 1 < MLQ__ARRAY_SIZE(lists) &&
+		    sqlite3_step(l) == SQLITE_ROW) {
+			if ((lists[n] = strdup(col_str(l, 0))) == NULL) {
+				rc = mlq_err_set(err, MLQ_ENOMEM,
+				    "out of memory");
+				break;
+			}
+			n++;
+		}
+		lists[n] = NULL;
+		sqlite3_reset(l);
+		if (rc != MLQ_OK) {
+			while (n > 0)
+				free(lists[--n]);
+			break;
+		}
+		stop = fn(sqlite3_column_int64(s, 0), raw.data ? raw.data : "",
+			   raw.len, n ? (const char *const *)lists : none,
+			   arg) != 0;
+		while (n > 0)
+			free(lists[--n]);
+		if (stop)
+			break;
+	}
+	if (rc == MLQ_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = mlq__store_fail(st, err, "read messages");
+	sqlite3_finalize(l);
+	sqlite3_finalize(s);
+	mlq_buf_release(&raw);
+	return rc;
+}
+
+enum mlq_status
+mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
+    struct mlq_err *err)
+{
+	static const char *const sql[] = {
+		"INSERT OR REPLACE INTO source(name, url, kind, cursor, "
+		"last_poll, last_ok, next_poll, last_error, ingested) "
+		"SELECT name, url, kind, cursor, last_poll, last_ok, next_poll, "
+		"last_error, ingested FROM old.source",
+		"UPDATE msg SET added = coalesce((SELECT o.added FROM old.msg o "
+		"WHERE o.msgid = msg.msgid), added)",
+	};
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	size_t i;
+
+	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS old", -1, &s,
+		NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "attach");
+	bind_str(s, 1, old_path);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return mlq__store_fail(st, err, "attach");
+	}
+	sqlite3_finalize(s);
+	/* Deferred: IMMEDIATE would also want old's write lock, held by the
+	 * caller until the rebuild replaces it. */
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		rc = mlq__store_fail(st, err, "copy metadata");
+	for (i = 0; rc == MLQ_OK && i < MLQ__ARRAY_SIZE(sql); i++)
+		if (sqlite3_exec(st->db, sql[i], NULL, NULL, NULL) != SQLITE_OK)
+			rc = mlq__store_fail(st, err, "copy metadata");
+	if (rc == MLQ_OK &&
+	    sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		rc = mlq__store_fail(st, err, "copy metadata");
+	if (rc != MLQ_OK)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "DETACH DATABASE old", NULL, NULL, NULL);
+	return rc;
+}

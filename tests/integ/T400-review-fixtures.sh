@@ -1,0 +1,70 @@
+#!/bin/sh
+# Review history on hand-written threads (tests/fixtures/review/): every
+# NAME.mbox is imported into its own database twice, in file order and in
+# reverse order, and NAME.expect is checked against both: tags, statuses,
+# links and series must not depend on the order mail arrives in.
+. "$top_srcdir/tests/lib/test-lib.sh"
+need jq
+
+FIX="$top_srcdir/tests/fixtures/review"
+
+# Messages of an mbox, last first.
+reverse_mbox() {
+	awk '/^From / { n++ } { m[n] = m[n] $0 "\n" }
+	    END { for (i = n; i >= 1; i--) printf "%s", m[i] }' "$1"
+}
+
+# A Message-Id, or ~words_of_a_subject for a message without one.
+resolve() {
+	case $1 in
+	\~*)
+		"$MLQ" search --patches --subject "$(echo "${1#\~}" | tr _ ' ')" \
+		    --format json | jq -r '.[0].message_id' ;;
+	*) echo "$1" ;;
+	esac
+}
+
+check() { # ORDER VERB ID WANT
+	_id=$(resolve "$3")
+	_j=$("$MLQ" show --format json "$_id")
+	case $2 in
+	status) _got=$(echo "$_j" | jq -r '.status') ;;
+	tags) _got=$(echo "$_j" | jq -r '.tags | if length == 0 then "-" else join(",") end') ;;
+	versions) _got=$(echo "$_j" | jq -r '[.versions[].message_id] | join(",")') ;;
+	reverted_by|fixed_by)
+		_got=$(echo "$_j" | jq -r --arg k "$2" \
+		    '[.[$k][].message_id] | if length == 0 then "-" else join(",") end') ;;
+	cover) _got=$(echo "$_j" | jq -r '.series.cover') ;;
+	series) _got=$(echo "$_j" | jq -r '.series | "\(.version)/\(.index)/\(.total)"') ;;
+	missing) _got=$(echo "$_j" | jq -r '.missing | sort | join(",")') ;;
+	*) _got="unknown check $2" ;;
+	esac
+	is "$_got" "$4" "$1: $2 $3"
+}
+
+for _exp in "$FIX"/*.expect; do
+	_name=$(basename "$_exp" .expect)
+	for _order in forward reverse; do
+		export MLQ_DB="$TMP/$_name-$_order.db"
+		_extra=
+		[ -f "$FIX/$_name-orig.txt" ] && _extra="$FIX/$_name-orig.txt"
+		if [ $_order = forward ]; then
+			"$MLQ" import $_extra "$FIX/$_name.mbox" >/dev/null
+		else
+			reverse_mbox "$FIX/$_name.mbox" >"$TMP/$_name.rev"
+			"$MLQ" import "$TMP/$_name.rev" $_extra >/dev/null
+		fi
+		while read -r _verb _id _want; do
+			check "$_name/$_order" "$_verb" "$_id" "$_want"
+		done <"$_exp"
+	done
+done
+
+# The text timeline: status on top, the lost message as a placeholder.
+export MLQ_DB="$TMP/missing-forward.db"
+"$MLQ" show ms-p@example.org >"$TMP/show.txt"
+is "$(sed -n 2p "$TMP/show.txt")" "status:   changes-requested" "show: status on top"
+is "$(grep -c 'not in the archive' "$TMP/show.txt")" 2 "show: two placeholders"
+is "$(awk 'length > 80' "$TMP/show.txt" | wc -l | tr -d ' ')" 0 "show: 80 columns"
+
+test_done
