@@ -125,6 +125,13 @@ TZ=Europe/Berlin at "2021-04-26 06:00"
 is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
     "Berlin: due at 08:00 local"
 
+# A reindex keeps the record: nothing is mailed again.
+run_ok "reindex" "$MLQ" reindex
+TZ=Europe/Berlin at "2021-04-26 06:10"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T07:10:00Z" \
+    "after a reindex the sent week stays sent"
+is "$(recorded)" 2 "both records survive the reindex"
+
 # The scheduled digest is the config's; --list belongs to a dated one.
 MLQ_NOW=$(utc "2021-07-29 07:00") "$MLQ" digest --send --list x >/dev/null 2>&1
 is $? 2 "--list with the scheduled digest is a usage error"
