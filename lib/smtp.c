@@ -54,7 +54,8 @@ mlq__qp_encode(struct mlq_buf *b, const char *text, size_t len)
 				enc = next == 0 || col + 1 + next > QP_LINE - 1;
 			}
 			tok = enc ? 3 : 1;
-			if (col + tok > QP_LINE - 1 && q + 1 < eol) {
+			/* Room for the soft break's '=' unless the line ends here. */
+			if (col + tok > (q + 1 < eol ? QP_LINE - 1 : QP_LINE)) {
 				mlq_buf_addstr(b, "=\r\n");
 				col = 0;
 				if (*q == '.' ||
