@@ -854,7 +854,9 @@ struct mlq_digest_state {
  * harmless.  'st' must be writable.  MLQ_NOTFOUND when no schedule is
  * configured; MLQ_EINPUT when [digest] lacks smtp, from or to; MLQ_ENET
  * when the server could not be reached or refused (err has its answer).
- * Blocks for the SMTP exchange (bounded by MLQ_SMTP_TIMEOUT).
+ * Blocks for the SMTP exchange (bounded by MLQ_SMTP_TIMEOUT, plus 30 s to
+ * connect).  It keeps no global state and uses only its arguments, so a
+ * caller may run it on a thread of its own with a store handle of its own.
  */
 enum mlq_status mlq_digest_send_due(struct mlq_store *st,
     const struct mlq_conf *c, int64_t now, struct mlq_digest_state *ds,
