@@ -287,8 +287,9 @@ struct cand {
 
 /*
  * Better target for a reference made at (src_ok, src_date): one posted
- * before the reference, then the latest version, then the latest date,
- * then the smaller Message-Id (so the choice does not depend on order).
+ * before the reference, then the latest version, then the first posting
+ * of it (a RESEND or a stable backport comes later), then the smaller
+ * Message-Id (so the choice does not depend on arrival order).
  */
 static bool
 cand_better(const struct cand *a, const struct cand *b, bool src_ok,
@@ -304,7 +305,7 @@ cand_better(const struct cand *a, const struct cand *b, bool src_ok,
 	if (a->date_ok != b->date_ok)
 		return a->date_ok;
 	if (a->date != b->date)
-		return a->date > b->date;
+		return a->date < b->date;
 	return strcmp(a->msgid, b->msgid) < 0;
 }
 
