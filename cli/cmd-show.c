@@ -311,12 +311,12 @@ text_file(const struct mlq_patch_file *f, void *arg)
 static int
 text_trailer(const struct mlq_trailer *t, void *arg)
 {
-	int col = (int)strlen(t->key) + 2 + 22;
+	int col = (int)strlen((const char *)arg) + (int)strlen(t->key) + 2;
 
 	fputs((const char *)arg, stdout);
 	out_safe(stdout, t->key);
 	fputs(": ", stdout);
-	out_safe_width(stdout, t->value, col < 78 ? 78 - col : 10);
+	out_safe_width(stdout, t->value, col < 70 ? 79 - col : 10);
 	fputc('\n', stdout);
 	return 0;
 }
@@ -329,7 +329,7 @@ text_evidence(const struct mlq_evidence *e, void *arg)
 
 	if (!(kept & e->tag))
 		return 0;
-	w = printf("                      [%s] \"", mlq_tag_name(e->tag));
+	w = printf("      %s: \"", mlq_tag_name(e->tag));
 	out_safe_width(stdout, e->line, w < 77 ? 77 - w : 10);
 	fputs("\"\n", stdout);
 	return 0;
@@ -337,6 +337,80 @@ text_evidence(const struct mlq_evidence *e, void *arg)
 
 /* Lent to text_trailer, which takes void *. */
 static char indent[] = "          ";
+
+/* A reply's evidence lines, so that its trailers are not printed twice. */
+struct said {
+	struct mlq_arena *a;
+	const char **lines;
+	size_t n;
+	unsigned kept;
+};
+
+static int
+said_evidence(const struct mlq_evidence *e, void *arg)
+{
+	struct said *d = arg;
+
+	if (!(d->kept & e->tag))
+		return 0;
+	d->lines = mlq_arena_grow(d->a, d->lines, d->n, sizeof(*d->lines));
+	if (d->lines == NULL) {
+		d->n = 0;
+		return 1;
+	}
+	d->lines[d->n++] = mlq_arena_strdup(d->a, e->line);
+	return 0;
+}
+
+/* A reply's trailers that no evidence line already shows. */
+static int
+text_reply_trailer(const struct mlq_trailer *t, void *arg)
+{
+	const struct said *d = arg;
+	char line[512];
+	size_t i;
+
+	snprintf(line, sizeof(line), "%s: %s", t->key, t->value);
+	for (i = 0; i < d->n; i++)
+		if (d->lines[i] != NULL && strcmp(d->lines[i], line) == 0)
+			return 0;
+	fputs("      ", stdout);
+	out_safe_width(stdout, line, 73);
+	fputc('\n', stdout);
+	return 0;
+}
+
+/* The header's link lines: a label on the first, indented after. */
+struct hdr_links {
+	const char *label;
+	int count;
+	int64_t self;
+	bool versions;
+};
+
+static void
+hdr_line(struct hdr_links *l, const struct mlq_hit *h, bool self)
+{
+	char buf[32];
+
+	printf("%-10s", l->count++ ? "" : l->label);
+	if (l->versions) {
+		printf("v%-3d %s  <", h->version,
+		    when(h->date_ok, h->date, buf, sizeof(buf)));
+		out_safe_width(stdout, h->msgid, 40);
+		fputs(self ? ">  (this)\n" : ">\n", stdout);
+		return;
+	}
+	out_safe_width(stdout, h->subject, 68);
+	fputc('\n', stdout);
+}
+
+static int
+hdr_link(const struct mlq_hit *h, void *arg)
+{
+	hdr_line(arg, h, false);
+	return 0;
+}
 
 /* One line of the timeline. */
 enum ev_kind { EV_POSTED, EV_REPLY, EV_MISSING, EV_VERSION, EV_REVERT, EV_FIX };
@@ -431,6 +505,7 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 	};
 	const struct mlq_hit *r;
 	char buf[32];
+	struct said d;
 	unsigned kept;
 	int w;
 
@@ -447,6 +522,14 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 		fputc('\n', stdout);
 		kept = r->tags;
 		mlq_store_evidence(s->st, r->id, text_evidence, &kept, &s->err);
+		memset(&d, 0, sizeof(d));
+		if ((d.a = mlq_arena_new()) == NULL)
+			break;
+		d.kept = r->tags;
+		mlq_store_evidence(s->st, r->id, said_evidence, &d, &s->err);
+		mlq_store_trailers(s->st, r->id, text_reply_trailer, &d,
+		    &s->err);
+		mlq_arena_free(d.a);
 		break;
 	case EV_MISSING:
 		fputs("[missing: not in the archive, quoted by a reply]\n",
@@ -465,11 +548,21 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 	}
 }
 
+/* Counts newer versions without printing them. */
+static int
+count_only(const struct mlq_hit *h, void *arg)
+{
+	(void)h;
+	((struct hdr_links *)arg)->count = 1;
+	return 1;
+}
+
 static void
 show_text(struct show *s, const struct tree *t, int self)
 {
 	const struct mlq_hit *h = &t->n[self].hit;
 	const char *cover = series_cover(t, self);
+	struct hdr_links l;
 	struct evs e;
 	struct ev *x;
 	char buf[32];
@@ -517,6 +610,30 @@ show_text(struct show *s, const struct tree *t, int self)
 		    h->insertions == 1 ? "" : "s", h->deletions,
 		    h->deletions == 1 ? "" : "s");
 	mlq_store_trailers(s->st, h->id, text_trailer, indent, &s->err);
+	memset(&l, 0, sizeof(l));
+	l.label = "versions:";
+	l.versions = true;
+	mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, false, hdr_link, &l,
+	    &s->err);
+	if (l.count > 0)
+		hdr_line(&l, h, true);
+	mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true,
+	    l.count > 0 ? hdr_link : count_only, &l, &s->err);
+	if (l.count == 1) {
+		/* Only newer ones: list this one first, then them again. */
+		l.count = 0;
+		hdr_line(&l, h, true);
+		mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true, hdr_link,
+		    &l, &s->err);
+	}
+	memset(&l, 0, sizeof(l));
+	l.label = "reverts:";
+	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, false, hdr_link, &l,
+	    &s->err);
+	memset(&l, 0, sizeof(l));
+	l.label = "fixes:";
+	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, false, hdr_link, &l,
+	    &s->err);
 
 	memset(&e, 0, sizeof(e));
 	if ((e.a = mlq_arena_new()) == NULL) {
