@@ -26,6 +26,7 @@ struct show {
 	bool json;
 	struct mlq_err err;
 	int count;
+	char cover[1024]; /* a cover letter found through a series link */
 };
 
 static int
@@ -141,12 +142,26 @@ missing_here(const struct tree *t, size_t g, int self)
 	return false;
 }
 
+static int
+take_cover(const struct mlq_hit *h, void *arg)
+{
+	snprintf(arg, sizeof(((struct show *)0)->cover), "%s", h->msgid);
+	return 1;
+}
+
+/* The series' cover letter: in the thread, else through a series link. */
 static const char *
-series_cover(const struct tree *t, int self)
+series_cover(struct show *s, const struct tree *t, int self)
 {
 	int c = tree_cover(t, (size_t)self);
 
-	return c >= 0 ? t->n[c].hit.msgid : NULL;
+	if (c >= 0)
+		return t->n[c].hit.msgid;
+	s->cover[0] = '\0';
+	if (t->n[self].hit.kind == 1 && t->n[self].hit.index > 0)
+		mlq_store_links(s->st, t->n[self].hit.id, MLQ_LINK_SERIES,
+		    false, take_cover, s->cover, &s->err);
+	return s->cover[0] ? s->cover : NULL;
 }
 
 /* Evidence of the tags a reply kept (its submitter's own are dropped). */
@@ -185,7 +200,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "total");
 	json_int(j, h->total);
 	json_key(j, "cover");
-	json_str(j, series_cover(t, self));
+	json_str(j, series_cover(s, t, self));
 	json_obj_end(j);
 	json_key(j, "files");
 	json_arr_begin(j);
@@ -561,7 +576,7 @@ static void
 show_text(struct show *s, const struct tree *t, int self)
 {
 	const struct mlq_hit *h = &t->n[self].hit;
-	const char *cover = series_cover(t, self);
+	const char *cover = series_cover(s, t, self);
 	struct hdr_links l;
 	struct evs e;
 	struct ev *x;
