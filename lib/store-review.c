@@ -831,20 +831,24 @@ struct rv_node {
 	bool answered; /* its submitter replied below it */
 };
 
+/* A node's Message-Id and index, sorted for lookups. */
+struct rv_key {
+	const char *msgid;
+	int i;
+};
+
 struct rv_thread {
 	struct mlq_arena *a;
 	struct rv_node *n;
 	size_t count;
-	int *order; /* node indexes sorted by Message-Id */
+	struct rv_key *order; /* the nodes by Message-Id */
 };
 
-static const struct rv_node *cmp_nodes; /* only during one qsort */
-
 static int
-cmp_order(const void *x, const void *y)
+cmp_key(const void *x, const void *y)
 {
-	return strcmp(cmp_nodes[*(const int *)x].msgid,
-	    cmp_nodes[*(const int *)y].msgid);
+	return strcmp(((const struct rv_key *)x)->msgid,
+	    ((const struct rv_key *)y)->msgid);
 }
 
 static int
@@ -855,9 +859,9 @@ find_node(const struct rv_thread *t, const char *msgid)
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		c = strcmp(t->n[t->order[mid]].msgid, msgid);
+		c = strcmp(t->order[mid].msgid, msgid);
 		if (c == 0)
-			return t->order[mid];
+			return t->order[mid].i;
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -1020,14 +1024,14 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 	int j, top = -1, ntop = 0, hops;
 	bool broken;
 
-	if ((t->order = mlq_arena_alloc(t->a, (t->count + 1) * sizeof(int))) ==
-	    NULL)
+	t->order = mlq_arena_alloc(t->a, (t->count + 1) * sizeof(*t->order));
+	if (t->order == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	for (i = 0; i < t->count; i++)
-		t->order[i] = (int)i;
-	cmp_nodes = t->n;
-	qsort(t->order, t->count, sizeof(int), cmp_order);
-	cmp_nodes = NULL;
+	for (i = 0; i < t->count; i++) {
+		t->order[i].msgid = t->n[i].msgid;
+		t->order[i].i = (int)i;
+	}
+	qsort(t->order, t->count, sizeof(*t->order), cmp_key);
 	for (i = 0; i < t->count; i++)
 		if (t->n[i].parent != NULL)
 			t->n[i].up = find_node(t, t->n[i].parent);
