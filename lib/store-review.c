@@ -826,6 +826,9 @@ struct rv_node {
 	int sub;   /* the submission a reply belongs to (itself for one) */
 	int cover; /* a series patch's cover letter, -1 */
 	int64_t cover_id; /* its cover letter in another thread (link 4) */
+	bool date_ok;
+	int64_t date;
+	int64_t first, old_first; /* first answer by another; -1: none */
 	int64_t thread;
 	unsigned acc;  /* a submission's own replies' tags */
 	bool answered; /* its submitter replied below it */
@@ -903,7 +906,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	s = mlq__store_stmt(st, S_RV_LOAD,
 	    "SELECT id, msgid, parent, from_email, kind, version, idx, total, "
 	    "own_tags, tags, status, (SELECT dst FROM link WHERE src = msg.id "
-	    "AND kind = 4) FROM msg WHERE thread = ?",
+	    "AND kind = 4), date, first_review FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -923,6 +926,12 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->old_tags = (unsigned)sqlite3_column_int(s, 9);
 		n->old_status = sqlite3_column_int(s, 10);
 		n->cover_id = sqlite3_column_int64(s, 11);
+		n->date_ok = sqlite3_column_type(s, 12) != SQLITE_NULL;
+		n->date = sqlite3_column_int64(s, 12);
+		n->old_first = sqlite3_column_type(s, 13) == SQLITE_NULL
+		    ? -1
+		    : sqlite3_column_int64(s, 13);
+		n->first = n->old_first;
 		n->thread = thread;
 		if (n->msgid == NULL || n->from == NULL)
 			break;
@@ -1148,10 +1157,22 @@ derive_status(struct mlq_store *st, struct rv_thread *t, int s,
     struct mlq_err *err)
 {
 	struct rv_node *n = &t->n[s];
+	const struct rv_node *r;
 	enum mlq_status rc;
 	bool yes = false, open = false;
 	size_t i;
 
+	/* The first answer by someone else among the replies reviewing it. */
+	n->first = -1;
+	for (i = 0; i < t->count; i++) {
+		r = &t->n[i];
+		if (r->id == 0 || r->kind != 0 || !r->date_ok ||
+		    (n->date_ok && r->date < n->date) || same_author(r, n) ||
+		    !reviews(t, r, s))
+			continue;
+		if (n->first < 0 || r->date < n->first)
+			n->first = r->date;
+	}
 	if ((rc = is_reverted(st, n->id, &yes, err)) != MLQ_OK)
 		return rc;
 	if (yes) {
@@ -1199,15 +1220,19 @@ store_node(struct mlq_store *st, const struct rv_node *n, struct mlq_err *err)
 	enum mlq_status rc;
 	unsigned bit, gone, added;
 
-	if (n->tags == n->old_tags && n->status == n->old_status)
+	if (n->tags == n->old_tags && n->status == n->old_status &&
+	    n->first == n->old_first)
 		return MLQ_OK;
 	s = mlq__store_stmt(st, S_RV_UPDATE,
-	    "UPDATE msg SET tags = ?, status = ? WHERE id = ?", err);
+	    "UPDATE msg SET tags = ?, status = ?, first_review = ? WHERE id = ?",
+	    err);
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int(s, 1, (int)n->tags);
 	sqlite3_bind_int(s, 2, n->status);
-	sqlite3_bind_int64(s, 3, n->id);
+	if (n->first >= 0)
+		sqlite3_bind_int64(s, 3, n->first);
+	sqlite3_bind_int64(s, 4, n->id);
 	if ((rc = run_done(st, s, err, "update tags")) != MLQ_OK)
 		return rc;
 	gone = n->old_tags & ~n->tags;
@@ -1414,10 +1439,7 @@ mlq_store_first_review(struct mlq_store *st, int64_t id, int64_t *when,
 	bool found;
 
 	s = mlq__store_stmt(st, S_RV_FIRST_REVIEW,
-	    "SELECT min(r.date) FROM msg s JOIN msg r ON r.thread = s.thread "
-	    "WHERE s.id = ? AND r.kind = 0 AND r.from_email <> s.from_email "
-	    "AND r.date >= s.date",
-	    err);
+	    "SELECT first_review FROM msg WHERE id = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);

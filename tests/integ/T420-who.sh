@@ -21,8 +21,9 @@ is "$(jq -c '.by_status' "$TMP/org.json")" \
 is "$(jq -c '[.rates.nack.count, .rates.revert.count, .rates.later_fixed.count]' "$TMP/org.json")" \
     "[1,4,2]" "example.org: nacked, reverted (the nacked revert aside), fixed later"
 is "$(jq -r '.rates.revert.rate' "$TMP/org.json")" 0.1429 "example.org: revert rate"
-is "$(jq -r '.median_first_review_seconds' "$TMP/org.json")" 10800 \
-    "example.org: median first review 3h"
+is "$(jq -r '.median_first_review_seconds' "$TMP/org.json")" 14400 \
+    "example.org: median first review 4h over 17 answered"
+is "$(jq -r '.reviewed' "$TMP/org.json")" 17 "example.org: 17 answered by others"
 is "$(jq -r '.recent | length' "$TMP/org.json")" 10 "ten most recent by default"
 is "$(jq -r '.recent[0].message_id' "$TMP/org.json")" ux-1@example.org \
     "the newest first"
