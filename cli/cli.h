@@ -9,7 +9,8 @@
 
 struct cli {
 	const char *db_path;
-	const char *config_path;
+	const char *config_path; /* -c; NULL: the default places */
+	struct mlq_conf *conf;
 	struct mlq_store *st; /* opened as the command's flags ask */
 };
 
@@ -27,6 +28,7 @@ struct cli_cmd {
 	int (*exec)(struct cli *cli, int argc, char **argv);
 };
 
+extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
 extern const struct cli_cmd cmd_reindex;
 extern const struct cli_cmd cmd_search;
@@ -38,6 +40,8 @@ extern const struct cli_cmd cmd_who;
 
 /* Prints "mlq: <err>" and returns the exit code for its status. */
 int cli_fail(const struct mlq_err *err);
+/* "mlq: CMD: no message 'ID'" and exit code 1. */
+int cli_not_found(const char *cmd, const char *msgid);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -29,13 +29,6 @@ struct show {
 	char cover[1024]; /* a cover letter found through a series link */
 };
 
-static int
-take_thread(const struct mlq_hit *h, void *arg)
-{
-	*(int64_t *)arg = h->thread;
-	return 1;
-}
-
 /* ---- JSON ---- */
 
 static int
@@ -703,10 +696,7 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	struct show s;
 	struct tree t;
 	enum mlq_status rc;
-	int64_t thread = 0;
-	const char *id;
-	size_t n;
-	int c, self;
+	int c, self = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'f' ||
@@ -718,26 +708,13 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(&cmd_show, "show: one MSGID is needed");
 	memset(&s, 0, sizeof(s));
 	s.st = cli->st;
-	rc = mlq_store_get(cli->st, argv[optind], take_thread, &thread, &s.err);
+	rc = tree_load_msgid(cli->st, argv[optind], &t, &self, &s.err);
 	if (rc == MLQ_NOTFOUND) {
-		fputs("mlq: show: no message '", stderr);
-		out_safe(stderr, argv[optind]);
-		fputs("'\n", stderr);
-		return 1;
-	}
-	if (rc != MLQ_OK ||
-	    (rc = tree_load(cli->st, thread, &t, &s.err)) != MLQ_OK)
-		return cli_fail(&s.err);
-	id = argv[optind] + (argv[optind][0] == '<');
-	n = strlen(id) - (id[0] && id[strlen(id) - 1] == '>');
-	for (self = 0; self < (int)t.count; self++)
-		if (!t.n[self].ghost && strlen(t.n[self].hit.msgid) == n &&
-		    strncmp(t.n[self].hit.msgid, id, n) == 0)
-			break;
-	if (self == (int)t.count) {
 		tree_release(&t);
-		mlq_err_set(&s.err, MLQ_EDB,
-		    "show: thread of '%s' is inconsistent", id);
+		return cli_not_found("show", argv[optind]);
+	}
+	if (rc != MLQ_OK) {
+		tree_release(&t);
 		return cli_fail(&s.err);
 	}
 	json_init(&s.j, stdout);

@@ -18,13 +18,6 @@ const struct cli_cmd cmd_thread = {
 	.exec = cmd_thread_exec,
 };
 
-static int
-take_thread(const struct mlq_hit *h, void *arg)
-{
-	*(int64_t *)arg = h->thread;
-	return 1;
-}
-
 /* A ghost is worth showing only when a stored message answers it. */
 static bool
 ghost_has_children(const struct tree *t, size_t i)
@@ -110,9 +103,8 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	struct mlq_err err;
 	struct tree t;
 	enum mlq_status rc;
-	int64_t thread = 0;
 	size_t i;
-	int c;
+	int c, self;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'f' || !out_format_parse(optarg, OUT_ALLOW(OUT_TEXT) |
@@ -122,15 +114,15 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_thread, "thread: one MSGID is needed");
 	mlq_err_clear(&err);
-	rc = mlq_store_get(cli->st, argv[optind], take_thread, &thread, &err);
+	rc = tree_load_msgid(cli->st, argv[optind], &t, &self, &err);
 	if (rc == MLQ_NOTFOUND) {
-		fputs("mlq: thread: no message '", stderr);
-		out_safe(stderr, argv[optind]);
-		fputs("'\n", stderr);
-		return 1;
+		tree_release(&t);
+		return cli_not_found("thread", argv[optind]);
 	}
-	if (rc != MLQ_OK || (rc = tree_load(cli->st, thread, &t, &err)) != MLQ_OK)
+	if (rc != MLQ_OK) {
+		tree_release(&t);
 		return cli_fail(&err);
+	}
 	json_init(&jw, stdout);
 	if (fmt == OUT_JSON)
 		json_arr_begin(&jw);

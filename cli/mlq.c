@@ -15,6 +15,7 @@
 
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
+	&cmd_digest,
 	&cmd_import,
 	&cmd_reindex,
 	&cmd_search,
@@ -32,6 +33,15 @@ cli_fail(const struct mlq_err *err)
 	out_safe(stderr, err->msg[0] ? err->msg : "unknown error");
 	fputc('\n', stderr);
 	return mlq_status_exit(err->status);
+}
+
+int
+cli_not_found(const char *cmd, const char *msgid)
+{
+	fprintf(stderr, "mlq: %s: no message '", cmd);
+	out_safe(stderr, msgid);
+	fputs("'\n", stderr);
+	return 1;
 }
 
 int
@@ -57,37 +67,6 @@ usage(FILE *f)
 	fprintf(f, "usage: mlq [--db PATH] [-c CONFIG] COMMAND [ARGS]\n\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
-}
-
-/* --db, then $MLQ_DB, then the XDG data directory, then ~/.local/share. */
-static const char *
-default_db(char *buf, size_t n)
-{
-	const char *v;
-
-	if ((v = getenv("MLQ_DB")) != NULL && *v)
-		return v;
-	if ((v = getenv("XDG_DATA_HOME")) != NULL && *v)
-		snprintf(buf, n, "%s/mlq/mlq.db", v);
-	else
-		snprintf(buf, n, "%s/.local/share/mlq/mlq.db",
-		    (v = getenv("HOME")) ? v : ".");
-	return buf;
-}
-
-static const char *
-default_config(char *buf, size_t n)
-{
-	const char *v;
-
-	if ((v = getenv("MLQ_CONFIG")) != NULL && *v)
-		return v;
-	if ((v = getenv("XDG_CONFIG_HOME")) != NULL && *v)
-		snprintf(buf, n, "%s/mlq/config", v);
-	else
-		snprintf(buf, n, "%s/.config/mlq/config",
-		    (v = getenv("HOME")) ? v : ".");
-	return buf;
 }
 
 /* Creates the database's directory (and parents) for a first import. */
@@ -144,8 +123,9 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char dbbuf[4096], confbuf[4096];
+	struct mlq_err err;
 	struct cli cli;
+	char *db = NULL;
 	const struct cli_cmd *cmd = NULL;
 	size_t i;
 	int c, rc;
@@ -185,17 +165,22 @@ main(int argc, char **argv)
 	if (cmd == NULL)
 		return cli_usage_error(NULL, "unknown command '%s' (see 'mlq help')",
 		    argv[optind]);
-	if (cli.db_path == NULL)
-		cli.db_path = default_db(dbbuf, sizeof(dbbuf));
-	if (cli.config_path == NULL)
-		cli.config_path = default_config(confbuf, sizeof(confbuf));
+	mlq_err_clear(&err);
+	if (mlq_conf_load(cli.config_path, &cli.conf, &err) != MLQ_OK)
+		return cli_fail(&err);
+	if (mlq_conf_db_path(cli.conf, cli.db_path, &db, &err) != MLQ_OK) {
+		mlq_conf_free(cli.conf);
+		return cli_fail(&err);
+	}
+	cli.db_path = db;
 	argc -= optind;
 	argv += optind;
-	optind = 1; /* each command parses its own options from argv[0] */
-	if ((rc = open_db(&cli, cmd->flags)) != 0)
-		return rc;
-	rc = cmd->exec(&cli, argc, argv);
+	optind = 0; /* 0, not 1: glibc then forgets the "+" mode used above */
+	if ((rc = open_db(&cli, cmd->flags)) == 0)
+		rc = cmd->exec(&cli, argc, argv);
 	mlq_store_close(cli.st);
+	mlq_conf_free(cli.conf);
+	free(db);
 	if (fflush(stdout) != 0 && rc == 0) {
 		fprintf(stderr, "mlq: write: %s\n", strerror(errno));
 		rc = 3;

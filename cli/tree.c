@@ -182,3 +182,37 @@ tree_release(struct tree *t)
 	mlq_arena_free(t->a);
 	memset(t, 0, sizeof(*t));
 }
+
+static int
+take_thread(const struct mlq_hit *h, void *arg)
+{
+	*(int64_t *)arg = h->thread;
+	return 1;
+}
+
+enum mlq_status
+tree_load_msgid(struct mlq_store *st, const char *msgid, struct tree *t,
+    int *self, struct mlq_err *err)
+{
+	enum mlq_status rc;
+	int64_t thread = 0;
+	const char *id = msgid + (*msgid == '<');
+	size_t n = strlen(id);
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	if (n > 0 && id[n - 1] == '>')
+		n--;
+	if ((rc = mlq_store_get(st, msgid, take_thread, &thread, err)) != MLQ_OK)
+		return rc;
+	if ((rc = tree_load(st, thread, t, err)) != MLQ_OK)
+		return rc;
+	for (i = 0; i < t->count; i++)
+		if (!t->n[i].ghost && strlen(t->n[i].hit.msgid) == n &&
+		    strncmp(t->n[i].hit.msgid, id, n) == 0) {
+			*self = (int)i;
+			return MLQ_OK;
+		}
+	return mlq_err_set(err, MLQ_EDB, "thread of '%s' is inconsistent",
+	    msgid);
+}

@@ -20,6 +20,12 @@ struct tree {
 enum mlq_status tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
     struct mlq_err *err);
 void tree_release(struct tree *t);
+/*
+ * Loads the thread of msgid (with or without <>) and sets *self to its
+ * node.  MLQ_NOTFOUND when no such message is stored.
+ */
+enum mlq_status tree_load_msgid(struct mlq_store *st, const char *msgid,
+    struct tree *t, int *self, struct mlq_err *err);
 /* Whether node i descends from node anc. */
 bool tree_descends(const struct tree *t, size_t i, size_t anc);
 /* The node of a Message-Id; -1 if absent. */

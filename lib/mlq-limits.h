@@ -42,4 +42,43 @@
 #define MLQ_MAX_CONF_BYTES (1024u * 1024)
 #endif
 
+/* Missed digest periods mailed after downtime; older ones are stale. */
+#ifndef MLQ_DIGEST_CATCHUP
+#define MLQ_DIGEST_CATCHUP 4
+#endif
+
+/* Backoff between failed digest sends, doubling from MIN to MAX seconds. */
+#ifndef MLQ_DIGEST_RETRY_MIN
+#define MLQ_DIGEST_RETRY_MIN 60
+#endif
+#ifndef MLQ_DIGEST_RETRY_MAX
+#define MLQ_DIGEST_RETRY_MAX 3600
+#endif
+
+/*
+ * Open questions and unreviewed submissions are looked for this many days
+ * back from their deadline: a digest of a decade of archive stays short.
+ */
+#ifndef MLQ_DIGEST_LOOKBACK_DAYS
+#define MLQ_DIGEST_LOOKBACK_DAYS 28
+#endif
+
+/* Reviewers listed in a digest; items per section. */
+#ifndef MLQ_DIGEST_REVIEWERS
+#define MLQ_DIGEST_REVIEWERS 10
+#endif
+#ifndef MLQ_DIGEST_MAX_ITEMS
+#define MLQ_DIGEST_MAX_ITEMS 500
+#endif
+
+/* A subject in a digest is cut to this many code points. */
+#ifndef MLQ_DIGEST_SUBJECT_COLS
+#define MLQ_DIGEST_SUBJECT_COLS 200
+#endif
+
+/* Seconds one SMTP exchange may take, connection included. */
+#ifndef MLQ_SMTP_TIMEOUT
+#define MLQ_SMTP_TIMEOUT 120
+#endif
+
 #endif

@@ -649,7 +649,7 @@ struct mlq_conf_schedule {
 };
 
 struct mlq_conf_digest {
-	struct mlq_conf_schedule schedule; /* UTC */
+	struct mlq_conf_schedule schedule; /* local time */
 	const char **to;		   /* recipients */
 	size_t nto;
 	const char **watch; /* domains or addresses */
@@ -658,6 +658,7 @@ struct mlq_conf_digest {
 	const char *smtp;      /* smtp:// or smtps:// URL; NULL when unset */
 	const char *smtp_user; /* NULL when unset */
 	bool smtp_starttls;    /* for smtp://; default yes */
+	const char *tls_ca;    /* PEM file of trusted CAs; NULL: the system's */
 	int unreviewed_days;
 };
 
@@ -712,6 +713,204 @@ enum mlq_status mlq_conf_secret(const struct mlq_conf *c, const char *key,
 void mlq_conf_secret_free(char *secret);
 /* MLQ_OK when path may hold secrets, else MLQ_EINPUT saying why. */
 enum mlq_status mlq_conf_check_secrecy(const char *path, struct mlq_err *err);
+
+/* ---- the digest (digest.c builds, digest-sched.c schedules, smtp.c mails) */
+
+/* One message as the digest shows it; strings live in the digest's arena. */
+struct mlq_digest_msg {
+	int64_t id;
+	const char *msgid;     /* without <> */
+	const char *subject;   /* escaped (no control character), folded, cut */
+	const char *from_name; /* escaped; "" when absent */
+	const char *from_email; /* escaped; "" when absent */
+	const char *list;	/* NULL when none */
+	const char *link;	/* public-inbox URL, else "<msgid>" */
+	bool date_ok;
+	int64_t date; /* UTC seconds */
+	int kind;     /* 0 other, 1 patch, 2 cover letter, 3 pull request */
+	int version;
+	enum mlq_state status; /* the submission's current status */
+};
+
+/*
+ * A digest entry: a submission and the messages that put it there (the
+ * NACKing replies, the original a revert reverts, the open questions,
+ * the newer version).
+ */
+struct mlq_digest_item {
+	struct mlq_digest_msg msg;
+	struct mlq_digest_msg *rel;
+	size_t nrel;
+};
+
+enum mlq_digest_section {
+	MLQ_DIGEST_WATCHED,    /* new submissions from watched senders */
+	MLQ_DIGEST_NACKED,     /* NACKed during the period; rel: the NACKs */
+	MLQ_DIGEST_REVERTS,    /* reverts posted; rel: the original (0 or 1) */
+	MLQ_DIGEST_QUESTIONS,  /* questions still open; rel: the questions */
+	MLQ_DIGEST_UNREVIEWED, /* no review after unreviewed_days */
+	MLQ_DIGEST_SUPERSEDED, /* older versions; rel: the newer version */
+	MLQ_DIGEST_NSECTIONS
+};
+
+/* One summary line: a list's activity in the period. */
+struct mlq_digest_list {
+	const char *list;
+	int64_t submissions; /* new series and single patches */
+	int64_t replies;
+	int64_t nacks; /* replies that NACK */
+	int64_t reverts;
+	int64_t applied; /* replies that say applied */
+};
+
+struct mlq_digest_reviewer {
+	const char *name; /* escaped */
+	const char *email;
+	int64_t replies; /* to others' submissions during the period */
+};
+
+struct mlq_digest {
+	struct mlq_arena *arena; /* owns everything below */
+	int64_t since, until;	 /* the period: since <= date < until */
+	const char *label;	 /* "week 2021-W16", "2021-04-19", or a range */
+	const char *title;	 /* "mlq digest: linux-nfs, week 2021-W16" */
+	const char *list;	 /* the --list given; NULL: every list */
+	const char **watch;	 /* what 'watched' matched */
+	size_t nwatch;
+	int unreviewed_days;
+	struct mlq_digest_list *lists;
+	size_t nlists;
+	struct mlq_digest_item *items[MLQ_DIGEST_NSECTIONS];
+	size_t nitems[MLQ_DIGEST_NSECTIONS];
+	size_t nmore[MLQ_DIGEST_NSECTIONS];    /* past MLQ_DIGEST_MAX_ITEMS */
+	struct mlq_digest_reviewer *reviewers; /* most replies first */
+	size_t nreviewers;
+};
+
+struct mlq_conf;
+
+/* What a digest covers. */
+struct mlq_digest_opts {
+	int64_t since, until;	  /* UTC seconds */
+	const char *list;	  /* NULL: every list */
+	const char *const *watch; /* domains or addresses, lower case */
+	size_t nwatch;
+	int unreviewed_days; /* 0: 14 */
+	const struct mlq_conf
+	    *conf; /* its sources give the links; may be NULL */
+};
+
+/*
+ * Builds the digest of a period from the store (read only).  Everything
+ * in opts is copied.  On MLQ_OK the caller owns *out (mlq_digest_free).
+ */
+enum mlq_status mlq_digest_build(struct mlq_store *st,
+    const struct mlq_digest_opts *opts, struct mlq_digest **out,
+    struct mlq_err *err);
+void mlq_digest_free(struct mlq_digest *d);
+/* "watched", "nacked", ...: the JSON key of a section. */
+const char *mlq_digest_section_key(enum mlq_digest_section s);
+/*
+ * Appends the digest as plain UTF-8 text: empty sections left out, every
+ * line at most 72 columns (code points) but for a link or other single
+ * word longer than that, which stays whole on its own line.  Dates are
+ * in the local time zone.  Check out->oom afterwards.
+ */
+void mlq_digest_render(const struct mlq_digest *d, struct mlq_buf *out);
+
+/*
+ * The period a schedule has just completed at 'now': the latest
+ * scheduled time T <= now (local time, DST included) and the one before
+ * it.  False when the schedule is off.
+ */
+bool mlq_digest_period(const struct mlq_conf_schedule *s, int64_t now,
+    int64_t *start, int64_t *end);
+/* The first scheduled time after now; false when the schedule is off. */
+bool mlq_digest_next(const struct mlq_conf_schedule *s, int64_t now,
+    int64_t *next);
+/* The period's name: "week 2021-W16", "2021-04-19" or "A to B" (local). */
+void mlq_digest_label(int64_t since, int64_t until, char *out, size_t n);
+
+/*
+ * Kept by the caller of mlq_digest_send_due() between calls (mlqd for
+ * its life, mlq digest --send for one call); zero it before the first.
+ */
+struct mlq_digest_state {
+	unsigned failures; /* consecutive failed sends */
+	int64_t retry_at;  /* no new attempt before this (UTC seconds) */
+	unsigned sent;	   /* digests the last call mailed */
+	char label[64];	   /* the period last sent or tried */
+	int64_t next;	   /* call again at this time at the latest */
+	bool retryable;	   /* the last failure was transient (4xx, network) */
+};
+
+/*
+ * Mails every digest the [digest] schedule has made due at 'now' and not
+ * yet sent, oldest first, and records each in the store once the server
+ * has accepted it, so a restart never sends twice.  Due are the periods
+ * that ended after the last one recorded, at most MLQ_DIGEST_CATCHUP of
+ * them (after downtime); with none recorded yet, only the last period.
+ * A failure stops the round: nothing is recorded for that period and the
+ * next attempt waits (backoff doubling from MLQ_DIGEST_RETRY_MIN up to
+ * MLQ_DIGEST_RETRY_MAX; a 5xx answer waits the maximum).  ds->next is
+ * when to call again: the next period's end or the retry time, never
+ * more than an hour away (clock changes, suspend).  Calling early is
+ * harmless.  'st' must be writable.  MLQ_NOTFOUND when no schedule is
+ * configured; MLQ_EINPUT when [digest] lacks smtp, from or to; MLQ_ENET
+ * when the server could not be reached or refused (err has its answer).
+ * Blocks for the SMTP exchange (bounded by MLQ_SMTP_TIMEOUT).
+ */
+enum mlq_status mlq_digest_send_due(struct mlq_store *st,
+    const struct mlq_conf *c, int64_t now, struct mlq_digest_state *ds,
+    struct mlq_err *err);
+
+/*
+ * Mails a built digest to [digest] to through [digest] smtp and records
+ * it in the store ('scheduled' tells whether it is a schedule's period).
+ * The message id is written to msgid (at least 128 bytes).  Statuses as
+ * for mlq_smtp_send(); MLQ_EINPUT when [digest] lacks smtp, from or to.
+ */
+enum mlq_status mlq_digest_send(struct mlq_store *st, const struct mlq_conf *c,
+    const struct mlq_digest *d, bool scheduled, int64_t now, char *msgid,
+    size_t msgid_len, bool *retryable, struct mlq_err *err);
+
+/* ---- SMTP (smtp.c) ---------------------------------------------------- */
+
+/* A text/plain UTF-8 mail to compose. */
+struct mlq_smtp_mail {
+	const char *from;
+	const char *const *to;
+	size_t nto;
+	const char *subject; /* UTF-8; encoded as RFC 2047 if not ASCII */
+	int64_t date;	     /* UTC seconds; written in the local zone */
+	const char *msgid;   /* without <> */
+	const char *body;    /* UTF-8 text, LF line ends */
+	size_t body_len;
+};
+
+/*
+ * Appends the mail with CRLF line ends: From, To, Subject, Date,
+ * Message-Id, MIME-Version, Content-Type text/plain; charset=utf-8 and
+ * Content-Transfer-Encoding quoted-printable, so any relay passes it.
+ */
+void mlq_smtp_compose(const struct mlq_smtp_mail *m, struct mlq_buf *out);
+/* A fresh Message-Id "mlq-digest.<random>@<from's domain>" into out. */
+enum mlq_status mlq_smtp_msgid(const char *from, char *out, size_t n,
+    struct mlq_err *err);
+
+/*
+ * Sends a composed mail through [digest] smtp from [digest] from to every
+ * [digest] to.  smtp:// requires STARTTLS unless smtp-starttls = no;
+ * certificates are verified against [digest] tls-ca, else the system's
+ * CAs.  A refused recipient fails the whole send.  smtp-user logs in
+ * with "smtp-password" from the secrets file.  MLQ_ENET on failure, with
+ * the server's answer in err and *retryable true for a 4xx answer or a
+ * network failure, false for a 5xx answer or a TLS or login failure.
+ * MLQ_EINPUT when [digest] lacks smtp, from or to, or the secret is
+ * missing.  The password never appears in err.
+ */
+enum mlq_status mlq_smtp_send(const struct mlq_conf *c, const char *mail,
+    size_t len, bool *retryable, struct mlq_err *err);
 
 /* ---- URLs (url.c) --------------------------------------------------- */
 

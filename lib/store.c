@@ -279,9 +279,9 @@ thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
 	if (s == NULL)
 		return MLQ_EDB;
 	bind_text(s, 1, msgid);
-	/* Thread 0 is the message being stored: it may still be a ghost. */
 	rc = step_int(st, s, thread, err, "find thread");
-	if (rc != MLQ_NOTFOUND && (rc != MLQ_OK || *thread != 0))
+	/* Thread 0 is the row being stored: what counts is its ghost. */
+	if (rc != MLQ_NOTFOUND && !(rc == MLQ_OK && *thread == 0))
 		return rc;
 	s = mlq__store_stmt(st, S_GHOST_THREAD,
 	    "SELECT thread FROM ghost WHERE msgid = ?", err);

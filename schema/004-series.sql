@@ -1,4 +1,4 @@
--- mlq database, version 3: series whose patches do not thread under their
+-- mlq database, version 4: series whose patches do not thread under their
 -- cover letter (git format-patch files, mail without References) are
 -- found by author, version and size; link kind 4 joins such a patch to its
 -- cover letter (src patch, dst cover).

@@ -1,0 +1,912 @@
+/*
+ * The digest of a period: what a maintainer needs on Monday morning,
+ * built from the store, rendered as plain text wrapped at 72 columns.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "digest-int.h"
+
+#define DIGEST_WIDTH 72
+#define DAY	     86400
+/* An unanswered question is reported this long after it was asked. */
+#define QUESTION_AGE (2 * DAY)
+
+struct build {
+	struct mlq_store *st;
+	struct mlq_digest *d;
+	const struct mlq_conf *conf;
+	struct mlq_err *err;
+	enum mlq_status rc;
+	/* The messages of a window, copied into the arena. */
+	struct mlq__dmsg *msgs;
+	size_t nmsgs;
+	/* What mlq__store_digest_get found last. */
+	struct mlq__dmsg got;
+	bool have_got;
+};
+
+static void *
+grow(struct build *b, void *arr, size_t n, size_t size)
+{
+	void *p = mlq_arena_grow(b->d->arena, arr, n, size);
+
+	if (p == NULL && b->rc == MLQ_OK)
+		b->rc =
+		    mlq_err_set(b->err, MLQ_ENOMEM, "digest: out of memory");
+	return p;
+}
+
+static const char *
+dup(struct build *b, const char *s)
+{
+	char *p;
+
+	if (s == NULL)
+		return NULL;
+	if ((p = mlq_arena_strdup(b->d->arena, s)) == NULL && b->rc == MLQ_OK)
+		b->rc =
+		    mlq_err_set(b->err, MLQ_ENOMEM, "digest: out of memory");
+	return p;
+}
+
+static const char *
+dup_buf(struct build *b, struct mlq_buf *t)
+{
+	if (t->oom) {
+		if (b->rc == MLQ_OK)
+			b->rc = mlq_err_set(b->err, MLQ_ENOMEM,
+			    "digest: out of memory");
+		return NULL;
+	}
+	return dup(b, t->data);
+}
+
+/* ---- text helpers ---- */
+
+size_t
+mlq__cols(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+	return c;
+}
+
+void
+mlq__wrap(struct mlq_buf *b, const char *first, const char *rest,
+    const char *text, size_t width)
+{
+	const char *p = text, *w;
+	size_t col, wl, wc;
+	bool empty = true;
+
+	mlq_buf_addstr(b, first);
+	col = mlq__cols(first, strlen(first));
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		w = p;
+		p += strcspn(p, " ");
+		wl = (size_t)(p - w);
+		wc = mlq__cols(w, wl);
+		if (!empty && col + 1 + wc > width) {
+			mlq_buf_addch(b, '\n');
+			mlq_buf_addstr(b, rest);
+			col = mlq__cols(rest, strlen(rest));
+			empty = true;
+		}
+		if (!empty) {
+			mlq_buf_addch(b, ' ');
+			col++;
+		}
+		mlq_buf_add(b, w, wl);
+		col += wc;
+		empty = false;
+	}
+	mlq_buf_addch(b, '\n');
+}
+
+void
+mlq__pct_encode(struct mlq_buf *b, const char *s)
+{
+	static const char keep[] = "-._~!$&'()*+,;=:@";
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr(keep, *p) != NULL)
+			mlq_buf_addch(b, (char)*p);
+		else
+			mlq_buf_addf(b, "%%%02X", *p);
+	}
+}
+
+/*
+ * Mail text for one line of a digest: controls made visible, invalid
+ * UTF-8 replaced, whitespace folded and trimmed, cut to 'max' code points.
+ */
+static const char *
+clean(struct build *b, const char *s, size_t max)
+{
+	struct mlq_buf e, t;
+	const char *r;
+	size_t i, cols = 0;
+	bool space = false;
+
+	if (s == NULL)
+		s = "";
+	mlq_buf_init(&e);
+	mlq_buf_init(&t);
+	mlq_text_escape(&e, s, strlen(s));
+	for (i = 0; i < e.len; i++) {
+		if (e.data[i] == ' ') {
+			space = t.len > 0;
+			continue;
+		}
+		if (((unsigned char)e.data[i] & 0xc0) != 0x80) {
+			if (cols + (space ? 1 : 0) >= max) {
+				mlq_buf_addstr(&t, "...");
+				break;
+			}
+			cols += space ? 2 : 1;
+		}
+		if (space)
+			mlq_buf_addch(&t, ' ');
+		space = false;
+		mlq_buf_addch(&t, e.data[i]);
+	}
+	r = dup_buf(b, &t);
+	mlq_buf_release(&e);
+	mlq_buf_release(&t);
+	return r;
+}
+
+/* ---- building ---- */
+
+/* The public-inbox URL of a message from an http(s) source, else <msgid>. */
+static const char *
+link_of(struct build *b, const char *msgid, const char *list)
+{
+	const struct mlq_conf_source *src;
+	struct mlq_buf t;
+	const char *r;
+	size_t i, n;
+
+	mlq_buf_init(&t);
+	for (i = 0; b->conf != NULL && list != NULL && i < b->conf->nsources;
+	     i++) {
+		src = &b->conf->sources[i];
+		if (src->list == NULL || strcmp(src->list, list) != 0 ||
+		    (strncmp(src->url, "https://", 8) != 0 &&
+			strncmp(src->url, "http://", 7) != 0))
+			continue;
+		n = strlen(src->url);
+		mlq_buf_addstr(&t, src->url);
+		if (n > 0 && src->url[n - 1] != '/')
+			mlq_buf_addch(&t, '/');
+		mlq__pct_encode(&t, msgid);
+		mlq_buf_addch(&t, '/');
+		break;
+	}
+	if (t.len == 0) {
+		mlq_buf_addch(&t, '<');
+		mlq_text_escape(&t, msgid, strlen(msgid));
+		mlq_buf_addch(&t, '>');
+	}
+	r = dup_buf(b, &t);
+	mlq_buf_release(&t);
+	return r;
+}
+
+static void
+to_msg(struct build *b, const struct mlq__dmsg *m, struct mlq_digest_msg *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->id = m->id;
+	out->msgid = dup(b, m->msgid);
+	out->subject = clean(b, m->subject, MLQ_DIGEST_SUBJECT_COLS);
+	out->from_name = clean(b, m->from_name, MLQ_DIGEST_SUBJECT_COLS);
+	out->from_email = clean(b, m->from_email, MLQ_DIGEST_SUBJECT_COLS);
+	out->list = dup(b, m->list);
+	out->link = link_of(b, m->msgid, m->list);
+	out->date_ok = m->date_ok;
+	out->date = m->date;
+	out->kind = m->kind;
+	out->version = m->version;
+	out->status = m->status;
+}
+
+static int
+got_msg(const struct mlq__dmsg *m, void *arg)
+{
+	struct build *b = arg;
+
+	b->got = *m;
+	b->got.msgid = dup(b, m->msgid);
+	b->got.subject = dup(b, m->subject);
+	b->got.from_name = dup(b, m->from_name);
+	b->got.from_email = dup(b, m->from_email);
+	b->got.list = dup(b, m->list);
+	b->got.norm = dup(b, m->norm);
+	b->got.sub_from = dup(b, m->sub_from);
+	b->have_got = true;
+	return 1;
+}
+
+/* Message id as a digest message; false when absent or on failure. */
+static bool
+get_msg(struct build *b, int64_t id, struct mlq_digest_msg *out,
+    enum mlq_state *status)
+{
+	enum mlq_status rc;
+
+	b->have_got = false;
+	rc = mlq__store_digest_get(b->st, id, b->d->list, got_msg, b, b->err);
+	if (rc != MLQ_OK && rc != MLQ_NOTFOUND && b->rc == MLQ_OK)
+		b->rc = rc;
+	if (!b->have_got || b->rc != MLQ_OK)
+		return false;
+	to_msg(b, &b->got, out);
+	if (status != NULL)
+		*status = b->got.status;
+	return true;
+}
+
+/* The section's item for message id, added if new; NULL when full. */
+static struct mlq_digest_item *
+item_for(struct build *b, enum mlq_digest_section sec,
+    const struct mlq_digest_msg *m)
+{
+	struct mlq_digest *d = b->d;
+	struct mlq_digest_item *items;
+	size_t i;
+
+	for (i = 0; i < d->nitems[sec]; i++)
+		if (d->items[sec][i].msg.id == m->id)
+			return &d->items[sec][i];
+	if (d->nitems[sec] >= MLQ_DIGEST_MAX_ITEMS) {
+		d->nmore[sec]++;
+		return NULL;
+	}
+	items = grow(b, d->items[sec], d->nitems[sec], sizeof(*items));
+	if (items == NULL)
+		return NULL;
+	d->items[sec] = items;
+	memset(&items[d->nitems[sec]], 0, sizeof(*items));
+	items[d->nitems[sec]].msg = *m;
+	return &items[d->nitems[sec]++];
+}
+
+static void
+rel_add(struct build *b, struct mlq_digest_item *it,
+    const struct mlq_digest_msg *m)
+{
+	struct mlq_digest_msg *rel;
+
+	if (it == NULL)
+		return;
+	if ((rel = grow(b, it->rel, it->nrel, sizeof(*rel))) == NULL)
+		return;
+	it->rel = rel;
+	rel[it->nrel++] = *m;
+}
+
+static bool
+is_watched(const struct mlq_digest *d, const char *email)
+{
+	const char *at = strrchr(email, '@'), *w, *dom;
+	size_t i, dl, wl;
+
+	if (at == NULL)
+		return false;
+	dom = at + 1;
+	dl = strlen(dom);
+	for (i = 0; i < d->nwatch; i++) {
+		w = d->watch[i];
+		if (*w != '@' && strchr(w, '@') != NULL) {
+			if (strcasecmp(w, email) == 0)
+				return true;
+			continue;
+		}
+		if (*w == '@')
+			w++;
+		wl = strlen(w);
+		/* The domain itself or a subdomain of it. */
+		if (dl == wl ? strcasecmp(dom, w) == 0
+			     : dl > wl && dom[dl - wl - 1] == '.' &&
+			    strcasecmp(dom + dl - wl, w) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int
+collect(const struct mlq__dmsg *m, void *arg)
+{
+	struct build *b = arg;
+	struct mlq__dmsg *arr, *c;
+
+	if ((arr = grow(b, b->msgs, b->nmsgs, sizeof(*arr))) == NULL)
+		return 1;
+	b->msgs = arr;
+	c = &arr[b->nmsgs++];
+	*c = *m;
+	c->msgid = dup(b, m->msgid);
+	c->subject = dup(b, m->subject);
+	c->from_name = dup(b, m->from_name);
+	c->from_email = dup(b, m->from_email);
+	c->list = dup(b, m->list);
+	c->norm = dup(b, m->norm);
+	c->sub_from = dup(b, m->sub_from);
+	return b->rc != MLQ_OK;
+}
+
+/* Reads [since, until) into b->msgs. */
+static void
+read_window(struct build *b, int64_t since, int64_t until)
+{
+	enum mlq_status rc;
+
+	b->msgs = NULL;
+	b->nmsgs = 0;
+	rc = mlq__store_digest_msgs(b->st, since, until, b->d->list, collect, b,
+	    b->err);
+	if (rc != MLQ_OK && rc != MLQ_NOTFOUND && b->rc == MLQ_OK)
+		b->rc = rc;
+}
+
+static int
+on_list(const struct mlq_digest_list *l, void *arg)
+{
+	struct build *b = arg;
+	struct mlq_digest_list *arr;
+
+	if ((arr = grow(b, b->d->lists, b->d->nlists, sizeof(*arr))) == NULL)
+		return 1;
+	b->d->lists = arr;
+	arr[b->d->nlists] = *l;
+	arr[b->d->nlists++].list = dup(b, l->list);
+	return 0;
+}
+
+/* The original a revert reverts: the link, else the quoted title. */
+static void
+add_revert(struct build *b, const struct mlq__dmsg *m)
+{
+	struct mlq_digest_msg msg, orig;
+	struct mlq_digest_item *it;
+	struct mlq_subject subj, inner;
+	int64_t ids[1], id = 0;
+	size_t n;
+	enum mlq_status rc;
+
+	to_msg(b, m, &msg);
+	if ((it = item_for(b, MLQ_DIGEST_REVERTS, &msg)) == NULL)
+		return;
+	rc = mlq__store_digest_links(b->st, m->id, MLQ_LINK_REVERT, ids, 1, &n,
+	    b->err);
+	if (rc == MLQ_OK && n > 0)
+		id = ids[0];
+	if (rc == MLQ_OK && id == 0 &&
+	    mlq_subject_parse(m->subject, b->d->arena, &subj, NULL) == MLQ_OK &&
+	    subj.reverted != NULL &&
+	    mlq_subject_parse(subj.reverted, b->d->arena, &inner, NULL) ==
+		MLQ_OK)
+		rc = mlq__store_digest_title(b->st, inner.norm, NULL, 0,
+		    m->date_ok ? m->date : b->d->until, &id, b->err);
+	if (rc != MLQ_OK) {
+		b->rc = rc;
+		return;
+	}
+	if (id != 0 && get_msg(b, id, &orig, NULL))
+		rel_add(b, it, &orig);
+}
+
+/* Older versions of a vN submission: the links, else same author and title. */
+static void
+add_versions(struct build *b, const struct mlq__dmsg *m)
+{
+	struct mlq_digest_msg newer, older;
+	int64_t ids[16];
+	size_t n, i;
+	enum mlq_status rc;
+
+	rc = mlq__store_digest_links(b->st, m->id, MLQ_LINK_VERSION, ids,
+	    MLQ__ARRAY_SIZE(ids), &n, b->err);
+	if (rc == MLQ_OK && n == 0 && m->norm != NULL && *m->norm != '\0') {
+		rc = mlq__store_digest_title(b->st, m->norm, m->from_email,
+		    m->version, m->date_ok ? m->date : b->d->until, &ids[0],
+		    b->err);
+		n = ids[0] != 0;
+	}
+	if (rc != MLQ_OK) {
+		b->rc = rc;
+		return;
+	}
+	if (n == 0)
+		return;
+	to_msg(b, m, &newer);
+	for (i = 0; i < n; i++)
+		if (get_msg(b, ids[i], &older, NULL))
+			rel_add(b, item_for(b, MLQ_DIGEST_SUPERSEDED, &older),
+			    &newer);
+}
+
+static void
+add_nack(struct build *b, const struct mlq__dmsg *m)
+{
+	struct mlq_digest_msg sub, reply;
+
+	if (!get_msg(b, m->sub, &sub, NULL))
+		return;
+	to_msg(b, m, &reply);
+	rel_add(b, item_for(b, MLQ_DIGEST_NACKED, &sub), &reply);
+}
+
+static int
+cmp_email(const void *x, const void *y)
+{
+	const struct mlq__dmsg *const *a = x, *const *b = y;
+	int c = strcmp((*a)->from_email, (*b)->from_email);
+
+	if (c != 0)
+		return c;
+	return (*a)->date < (*b)->date ? -1 : (*a)->date > (*b)->date;
+}
+
+static int
+cmp_reviewer(const void *x, const void *y)
+{
+	const struct mlq_digest_reviewer *a = x, *b = y;
+
+	if (a->replies != b->replies)
+		return a->replies > b->replies ? -1 : 1;
+	return strcmp(a->email, b->email);
+}
+
+/* Replies to someone else's submission, counted per sender. */
+static void
+add_reviewers(struct build *b)
+{
+	struct mlq_digest *d = b->d;
+	const struct mlq__dmsg **r;
+	struct mlq_digest_reviewer *rv = NULL, *g;
+	size_t i, j, n = 0, nrv = 0;
+	const char *name;
+
+	if (b->nmsgs == 0)
+		return;
+	if ((r = calloc(b->nmsgs, sizeof(*r))) == NULL) {
+		b->rc =
+		    mlq_err_set(b->err, MLQ_ENOMEM, "digest: out of memory");
+		return;
+	}
+	for (i = 0; i < b->nmsgs; i++)
+		if (b->msgs[i].is_reply && b->msgs[i].sub_from != NULL &&
+		    *b->msgs[i].from_email != '\0' &&
+		    strcmp(b->msgs[i].from_email, b->msgs[i].sub_from) != 0)
+			r[n++] = &b->msgs[i];
+	qsort(r, n, sizeof(*r), cmp_email);
+	for (i = 0; i < n; i = j) {
+		name = "";
+		for (j = i;
+		     j < n && strcmp(r[j]->from_email, r[i]->from_email) == 0;
+		     j++)
+			if (*r[j]->from_name != '\0')
+				name = r[j]->from_name;
+		if ((g = grow(b, rv, nrv, sizeof(*rv))) == NULL)
+			break;
+		rv = g;
+		rv[nrv].name = clean(b, name, MLQ_DIGEST_SUBJECT_COLS);
+		rv[nrv].email =
+		    clean(b, r[i]->from_email, MLQ_DIGEST_SUBJECT_COLS);
+		rv[nrv++].replies = (int64_t)(j - i);
+	}
+	free(r);
+	if (rv == NULL)
+		return;
+	qsort(rv, nrv, sizeof(*rv), cmp_reviewer);
+	d->reviewers = rv;
+	d->nreviewers = nrv < MLQ_DIGEST_REVIEWERS ? nrv : MLQ_DIGEST_REVIEWERS;
+}
+
+static void
+scan_period(struct build *b)
+{
+	const struct mlq__dmsg *m;
+	struct mlq_digest_msg msg;
+	size_t i;
+
+	read_window(b, b->d->since, b->d->until);
+	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
+		m = &b->msgs[i];
+		if (m->kind > 0 && m->top && is_watched(b->d, m->from_email)) {
+			to_msg(b, m, &msg);
+			item_for(b, MLQ_DIGEST_WATCHED, &msg);
+		}
+		if (m->kind > 0 && (m->own_tags & MLQ_TAG_REVERT))
+			add_revert(b, m);
+		if (m->is_reply && (m->own_tags & MLQ_TAG_NACK) && m->sub != 0)
+			add_nack(b, m);
+		if (m->kind > 0 && m->top && m->version > 1)
+			add_versions(b, m);
+	}
+	if (b->rc == MLQ_OK)
+		add_reviewers(b);
+}
+
+static bool
+is_closed(enum mlq_state s)
+{
+	return s == MLQ_STATE_APPLIED || s == MLQ_STATE_NACKED ||
+	    s == MLQ_STATE_REVERTED || s == MLQ_STATE_SUPERSEDED;
+}
+
+/* Questions asked long enough ago that the submitter has not answered. */
+static void
+scan_questions(struct build *b)
+{
+	const struct mlq__dmsg *m;
+	struct mlq_digest_msg sub, q;
+	enum mlq_state status;
+	int64_t end = b->d->until - QUESTION_AGE;
+	size_t i;
+	bool answered;
+
+	read_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
+	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
+		m = &b->msgs[i];
+		if (!m->is_reply || !(m->own_tags & MLQ_TAG_QUESTION) ||
+		    m->sub == 0 || m->sub_from == NULL ||
+		    strcmp(m->from_email, m->sub_from) == 0)
+			continue;
+		b->rc = mlq__store_digest_below(b->st, m->id, m->sub_from, true,
+		    b->d->until, &answered, b->err);
+		if (b->rc != MLQ_OK || answered)
+			continue;
+		if (!get_msg(b, m->sub, &sub, &status) || is_closed(status))
+			continue;
+		to_msg(b, m, &q);
+		rel_add(b, item_for(b, MLQ_DIGEST_QUESTIONS, &sub), &q);
+	}
+}
+
+/* Submissions nobody but their author answered within the deadline. */
+static void
+scan_unreviewed(struct build *b)
+{
+	const struct mlq__dmsg *m;
+	struct mlq_digest_msg msg;
+	int64_t end = b->d->until - (int64_t)b->d->unreviewed_days * DAY;
+	size_t i;
+	bool reviewed;
+
+	read_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
+	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
+		m = &b->msgs[i];
+		if (m->kind == 0 || !m->top || m->status != MLQ_STATE_PENDING)
+			continue;
+		b->rc = mlq__store_digest_below(b->st, m->id, m->from_email,
+		    false, b->d->until, &reviewed, b->err);
+		if (b->rc != MLQ_OK || reviewed)
+			continue;
+		to_msg(b, m, &msg);
+		item_for(b, MLQ_DIGEST_UNREVIEWED, &msg);
+	}
+}
+
+static void
+set_title(struct build *b)
+{
+	struct mlq_buf t;
+	char label[64];
+	size_t i;
+
+	mlq_digest_label(b->d->since, b->d->until, label, sizeof(label));
+	b->d->label = dup(b, label);
+	mlq_buf_init(&t);
+	mlq_buf_addstr(&t, "mlq digest: ");
+	if (b->d->list != NULL) {
+		mlq_buf_addstr(&t, b->d->list);
+	} else if (b->d->nwatch > 0) {
+		for (i = 0; i < b->d->nwatch; i++)
+			mlq_buf_addf(&t, "%s%s", i ? ", " : "", b->d->watch[i]);
+	} else {
+		mlq_buf_addstr(&t, "all lists");
+	}
+	mlq_buf_addf(&t, ", %s", label);
+	b->d->title = clean(b, t.oom ? "" : t.data, 2 * DIGEST_WIDTH);
+	mlq_buf_release(&t);
+}
+
+enum mlq_status
+mlq_digest_build(struct mlq_store *st, const struct mlq_digest_opts *opts,
+    struct mlq_digest **out, struct mlq_err *err)
+{
+	struct build b;
+	struct mlq_digest *d;
+	size_t i;
+
+	*out = NULL;
+	if ((d = calloc(1, sizeof(*d))) == NULL ||
+	    (d->arena = mlq_arena_new()) == NULL) {
+		free(d);
+		return mlq_err_set(err, MLQ_ENOMEM, "digest: out of memory");
+	}
+	memset(&b, 0, sizeof(b));
+	b.st = st;
+	b.d = d;
+	b.conf = opts->conf;
+	b.err = err;
+	d->since = opts->since;
+	d->until = opts->until;
+	d->unreviewed_days =
+	    opts->unreviewed_days > 0 ? opts->unreviewed_days : 14;
+	d->list = dup(&b, opts->list);
+	if (opts->nwatch > 0 && opts->nwatch < SIZE_MAX / sizeof(*d->watch) &&
+	    (d->watch = mlq_arena_alloc(d->arena,
+		 opts->nwatch * sizeof(*d->watch))) != NULL) {
+		for (i = 0; i < opts->nwatch; i++)
+			d->watch[i] = dup(&b, opts->watch[i]);
+		d->nwatch = opts->nwatch;
+	}
+	set_title(&b);
+	if (b.rc == MLQ_OK)
+		b.rc = mlq__store_digest_lists(st, d->since, d->until, d->list,
+		    on_list, &b, err);
+	if (b.rc == MLQ_OK)
+		scan_period(&b);
+	if (b.rc == MLQ_OK)
+		scan_questions(&b);
+	if (b.rc == MLQ_OK)
+		scan_unreviewed(&b);
+	if (b.rc != MLQ_OK) {
+		mlq_digest_free(d);
+		return b.rc;
+	}
+	*out = d;
+	return MLQ_OK;
+}
+
+void
+mlq_digest_free(struct mlq_digest *d)
+{
+	if (d == NULL)
+		return;
+	mlq_arena_free(d->arena);
+	free(d);
+}
+
+const char *
+mlq_digest_section_key(enum mlq_digest_section s)
+{
+	static const char *const keys[MLQ_DIGEST_NSECTIONS] = {
+		[MLQ_DIGEST_WATCHED] = "watched",
+		[MLQ_DIGEST_NACKED] = "nacked",
+		[MLQ_DIGEST_REVERTS] = "reverts",
+		[MLQ_DIGEST_QUESTIONS] = "questions",
+		[MLQ_DIGEST_UNREVIEWED] = "unreviewed",
+		[MLQ_DIGEST_SUPERSEDED] = "superseded",
+	};
+
+	return (unsigned)s < MLQ_DIGEST_NSECTIONS ? keys[s] : NULL;
+}
+
+/* ---- rendering ---- */
+
+enum fmt { FMT_DAY, FMT_MINUTE, FMT_ZONE };
+
+/* A local date: "2021-04-20", "2021-04-20 08:00" or "08:00 CEST". */
+static void
+fmt_local(int64_t t, enum fmt f, char *out, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	size_t r = 0;
+
+	if (localtime_r(&tt, &tm) != NULL) {
+		if (f == FMT_DAY)
+			r = strftime(out, n, "%Y-%m-%d", &tm);
+		else if (f == FMT_MINUTE)
+			r = strftime(out, n, "%Y-%m-%d %H:%M", &tm);
+		else
+			r = strftime(out, n, "%Y-%m-%d %H:%M %Z", &tm);
+	}
+	if (r == 0)
+		snprintf(out, n, "?");
+}
+
+static void
+heading(struct mlq_buf *b, const char *title)
+{
+	size_t i, n = mlq__cols(title, strlen(title));
+
+	mlq_buf_addch(b, '\n');
+	mlq__wrap(b, "", "", title, DIGEST_WIDTH);
+	for (i = 0; i < n && i < DIGEST_WIDTH; i++)
+		mlq_buf_addch(b, '-');
+	mlq_buf_addch(b, '\n');
+}
+
+/* "2021-04-20, Jane Doe <jane@umn.edu>, pending" */
+static void
+msg_line(struct mlq_buf *b, const struct mlq_digest_msg *m, const char *ind,
+    bool status)
+{
+	struct mlq_buf t;
+	char date[32] = "unknown date";
+
+	mlq_buf_init(&t);
+	if (m->date_ok)
+		fmt_local(m->date, FMT_DAY, date, sizeof(date));
+	mlq_buf_addf(&t, "%s, ", date);
+	if (*m->from_name != '\0')
+		mlq_buf_addf(&t, "%s <%s>", m->from_name, m->from_email);
+	else
+		mlq_buf_addf(&t, "<%s>", m->from_email);
+	if (status && m->kind > 0)
+		mlq_buf_addf(&t, ", %s", mlq_state_name(m->status));
+	mlq__wrap(b, ind, ind, t.data, DIGEST_WIDTH);
+	mlq_buf_release(&t);
+}
+
+/* A message in full: subject, date/sender/status, link. */
+static void
+msg_block(struct mlq_buf *b, const struct mlq_digest_msg *m, const char *first,
+    const char *ind)
+{
+	mlq__wrap(b, first, ind, m->subject, DIGEST_WIDTH);
+	msg_line(b, m, ind, true);
+	mlq__wrap(b, ind, ind, m->link, DIGEST_WIDTH);
+}
+
+static void
+rel_lines(struct mlq_buf *b, enum mlq_digest_section sec,
+    const struct mlq_digest_item *it)
+{
+	struct mlq_buf t;
+	char date[32];
+	size_t i;
+
+	if (sec == MLQ_DIGEST_REVERTS && it->nrel == 0)
+		mlq_buf_addstr(b, "  Reverts: (original not found)\n");
+	for (i = 0; i < it->nrel; i++) {
+		const struct mlq_digest_msg *r = &it->rel[i];
+
+		switch (sec) {
+		case MLQ_DIGEST_REVERTS:
+			mlq_buf_addstr(b, "  Reverts:\n");
+			msg_block(b, r, "    ", "    ");
+			break;
+		case MLQ_DIGEST_SUPERSEDED:
+			mlq_buf_addf(b, "  Superseded by v%d:\n", r->version);
+			msg_block(b, r, "    ", "    ");
+			break;
+		case MLQ_DIGEST_NACKED:
+		case MLQ_DIGEST_QUESTIONS:
+			mlq_buf_init(&t);
+			snprintf(date, sizeof(date), "unknown date");
+			if (r->date_ok)
+				fmt_local(r->date, FMT_DAY, date, sizeof(date));
+			mlq_buf_addf(&t, "%s by %s%s<%s>, %s",
+			    sec == MLQ_DIGEST_NACKED ? "NACKed" : "Asked",
+			    r->from_name, *r->from_name ? " " : "",
+			    r->from_email, date);
+			mlq__wrap(b, "  ", "    ", t.data, DIGEST_WIDTH);
+			mlq_buf_release(&t);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static const char *
+section_title(const struct mlq_digest *d, enum mlq_digest_section s, char *buf,
+    size_t n)
+{
+	switch (s) {
+	case MLQ_DIGEST_WATCHED:
+		return "New submissions from watched senders";
+	case MLQ_DIGEST_NACKED:
+		return "NACKed in this period";
+	case MLQ_DIGEST_REVERTS:
+		return "Reverts posted in this period";
+	case MLQ_DIGEST_QUESTIONS:
+		return "Open questions (no answer from the submitter)";
+	case MLQ_DIGEST_UNREVIEWED:
+		snprintf(buf, n, "No review after %d days", d->unreviewed_days);
+		return buf;
+	case MLQ_DIGEST_SUPERSEDED:
+		return "Superseded by a new version";
+	default:
+		return "";
+	}
+}
+
+static void
+summary(struct mlq_buf *b, const struct mlq_digest_list *l)
+{
+	struct mlq_buf t;
+
+	mlq_buf_init(&t);
+	mlq_buf_addf(&t,
+	    "%s: %lld new submission%s, %lld repl%s, %lld NACK%s, "
+	    "%lld revert%s, %lld applied",
+	    l->list, (long long)l->submissions, l->submissions == 1 ? "" : "s",
+	    (long long)l->replies, l->replies == 1 ? "y" : "ies",
+	    (long long)l->nacks, l->nacks == 1 ? "" : "s",
+	    (long long)l->reverts, l->reverts == 1 ? "" : "s",
+	    (long long)l->applied);
+	mlq__wrap(b, "  ", "    ", t.data, DIGEST_WIDTH);
+	mlq_buf_release(&t);
+}
+
+void
+mlq_digest_render(const struct mlq_digest *d, struct mlq_buf *b)
+{
+	struct mlq_buf t;
+	char from[32], to[32], buf[64];
+	unsigned s;
+	size_t i;
+	bool any = d->nlists > 0;
+
+	mlq__wrap(b, "", "", d->title, DIGEST_WIDTH);
+	fmt_local(d->since, FMT_MINUTE, from, sizeof(from));
+	fmt_local(d->until, FMT_ZONE, to, sizeof(to));
+	mlq_buf_init(&t);
+	mlq_buf_addf(&t, "From %s to %s", from, to);
+	mlq__wrap(b, "", "", t.data, DIGEST_WIDTH);
+	if (d->nwatch > 0) {
+		mlq_buf_reset(&t);
+		mlq_buf_addstr(&t, "Watching:");
+		for (i = 0; i < d->nwatch; i++)
+			mlq_buf_addf(&t, "%s %s", i ? "," : "", d->watch[i]);
+		mlq__wrap(b, "", "  ", t.data, DIGEST_WIDTH);
+	}
+	mlq_buf_release(&t);
+	if (d->nlists > 0) {
+		heading(b, "Summary");
+		for (i = 0; i < d->nlists; i++)
+			summary(b, &d->lists[i]);
+	}
+	for (s = 0; s < MLQ_DIGEST_NSECTIONS; s++) {
+		if (d->nitems[s] == 0)
+			continue;
+		any = true;
+		heading(b, section_title(d, s, buf, sizeof(buf)));
+		for (i = 0; i < d->nitems[s]; i++) {
+			if (i > 0)
+				mlq_buf_addch(b, '\n');
+			msg_block(b, &d->items[s][i].msg, "* ", "  ");
+			rel_lines(b, s, &d->items[s][i]);
+		}
+		if (d->nmore[s] > 0)
+			mlq_buf_addf(b, "\n(and %zu more)\n", d->nmore[s]);
+	}
+	if (d->nreviewers > 0) {
+		heading(b, "Most active reviewers");
+		for (i = 0; i < d->nreviewers; i++) {
+			mlq_buf_init(&t);
+			mlq_buf_addf(&t, "%s%s<%s>", d->reviewers[i].name,
+			    *d->reviewers[i].name ? " " : "",
+			    d->reviewers[i].email);
+			snprintf(buf, sizeof(buf), "%6lld  ",
+			    (long long)d->reviewers[i].replies);
+			mlq__wrap(b, buf, "        ", t.data, DIGEST_WIDTH);
+			mlq_buf_release(&t);
+		}
+	}
+	if (!any)
+		mlq_buf_addstr(b, "\nNo mail in this period.\n");
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Our own small mails: domains, escapes, charsets, MIME, order, exit codes.
+. "$top_srcdir/tests/lib/test-lib.sh"
+need jq
+F="$top_srcdir/tests/fixtures/mail"
+
+"$MLQ" import "$F/latin1-qp.eml" >/dev/null
+"$MLQ" import "$F/parent-late.eml" "$F/autumn.eml" "$F/subdomain.eml" \
+    "$F/escape.eml" "$F/attach-b64.eml" "$F/no-msgid.eml" >"$TMP/out"
+is "$(cat "$TMP/out")" "imported 6 new, 0 duplicate, 0 rejected" "fixtures import"
+
+ids() { "$MLQ" search "$@" --format jsonl | jq -r .message_id | sort | paste -sd' ' -; }
+is "$(ids --from umn.edu)" "subdomain-1@cs.umn.edu" "a domain matches its subdomains, case-insensitively"
+is "$(ids --from @UMN.edu)" "subdomain-1@cs.umn.edu" "@domain works the same"
+is "$(ids --from bob@cs.umn.edu)" "subdomain-1@cs.umn.edu" "a full address matches"
+is "$(ids --from autumn.edu)" "autumn-1@autumn.edu" "autumn.edu is its own domain"
+is "$(ids --from edu)" "autumn-1@autumn.edu subdomain-1@cs.umn.edu" "a top-level domain covers both"
+is "$(ids --addr joerg@sample.test)" "latin1-qp-1@sample.test" "--addr matches a Reviewed-by trailer"
+
+"$MLQ" search --from evil.sample.test >"$TMP/text"
+ok "$(grep -c "$(printf '\033')" "$TMP/text")" "no escape byte from a Subject reaches the terminal"
+is "$(cut -c32- "$TMP/text")" 'Mallory <mallory@evil.sample.test>  \e]0;owned\x07\e[31mred\e[0m' "control characters are shown escaped"
+is "$("$MLQ" search --from evil.sample.test --format jsonl | jq .subject)" \
+    '"\u001b]0;owned\u0007\u001b[31mred\u001b[0m"' "JSON keeps the subject exact, escaped as JSON"
+
+"$MLQ" show --format json latin1-qp-1@sample.test >"$TMP/q"
+is "$(jq -r '"\(.from.name)|\(.subject)"' "$TMP/q")" "Jörg Müller|Re: [PATCH] für die Größe" \
+    "RFC 2047 ISO-8859-1 words decode to UTF-8"
+is "$("$MLQ" show --format json '<parent-late@sample.test>' | jq -r '[.replies[].message_id] | join(" ")')" \
+    "latin1-qp-1@sample.test" "a reply stored before its parent is linked when the parent arrives"
+is "$("$MLQ" thread --format json parent-late@sample.test | jq -r '.[0].children[0].message_id')" \
+    "latin1-qp-1@sample.test" "thread shows the reply under its parent"
+
+is "$("$MLQ" show --format json attach-1@sample.test | jq -c '[.files, .insertions, .deletions]')" \
+    '[["tools/frob.sh"],2,0]' "a base64 text/x-patch attachment is found"
+
+syn=$("$MLQ" search --subject 'no Message-Id' --format jsonl | jq -r .message_id)
+"$MLQ" import - <"$F/no-msgid.eml" >"$TMP/out"
+is "$(cat "$TMP/out")" "imported 0 new, 1 duplicate, 0 rejected" "same bytes on stdin, same synthetic id"
+case $syn in *@mlq.synthetic) ok 0 "synthetic id: $syn" ;; *) ok 1 "synthetic id: $syn" ;; esac
+
+"$MLQ" import "$F/not-mail.txt" >"$TMP/out" 2>"$TMP/err"
+is "$(cat "$TMP/out")" "imported 0 new, 0 duplicate, 1 rejected" "text that is not mail is rejected"
+is "$(cat "$TMP/err")" "mlq: import '$F/not-mail.txt': message 1: no mail header at the start" "with its reason"
+
+# Free text, files, dates.
+is "$(ids frob)" "attach-1@sample.test" "free text finds words in an attached patch"
+is "$(ids 'b:köln')" "latin1-qp-1@sample.test" "b: searches decoded bodies, diacritics folded"
+is "$(ids s:lookalike)" "" "s: searches only subjects"
+is "$(ids --file tools)" "attach-1@sample.test" "--file matches a directory"
+is "$(ids dfn:Documentation/widget.rst)" "autumn-1@autumn.edu" "dfn: matches a file"
+is "$(ids --since 2021-03-04 --until 2021-03-04)" "latin1-qp-1@sample.test" "--since/--until take whole days"
+is "$("$MLQ" search --patches --since 2021-03-05 --format jsonl | jq -r .subject | sort | paste -sd'|' -)" \
+    "[PATCH] a patch with no Message-Id|[PATCH] tools: add the frob script" "--patches selects submissions"
+is "$("$MLQ" search --limit 1 --format json | jq -r '.[].message_id')" "$(ids --patches --since 2021-03-06)" \
+    "--limit 1 gives the newest"
+
+# mbox output re-imports to the very same messages.
+"$MLQ" search --format mbox >"$TMP/all.mbox"
+MLQ_DB="$TMP/copy.db" "$MLQ" import "$TMP/all.mbox" >"$TMP/out"
+is "$(cat "$TMP/out")" "imported 7 new, 0 duplicate, 0 rejected" "--format mbox round-trips"
+is "$(MLQ_DB="$TMP/copy.db" "$MLQ" search --format jsonl | jq -r .message_id | sort)" \
+    "$("$MLQ" search --format jsonl | jq -r .message_id | sort)" "with the same Message-Ids"
+gzip -c "$TMP/all.mbox" >"$TMP/all.mbox.gz"
+is "$(MLQ_DB="$TMP/gz.db" "$MLQ" import "$TMP/all.mbox.gz")" "imported 7 new, 0 duplicate, 0 rejected" "gzip mbox"
+
+# Exit codes: 1 nothing found, 2 bad usage or input, 3 runtime failure.
+"$MLQ" search --from nobody.example >/dev/null; is "$?" 1 "no hit: exit 1"
+"$MLQ" show missing@nowhere >/dev/null 2>&1; is "$?" 1 "unknown message: exit 1"
+"$MLQ" search --status bogus >/dev/null 2>"$TMP/err"; is "$?" 2 "unknown status: exit 2"
+is "$(head -n 1 "$TMP/err")" "mlq: search: unknown status 'bogus'" "one clear line"
+"$MLQ" search --since yesterday >/dev/null 2>&1; is "$?" 2 "bad date: exit 2"
+"$MLQ" frobnicate >/dev/null 2>&1; is "$?" 2 "unknown command: exit 2"
+MLQ_DB="$TMP/none/x.db" "$MLQ" search >/dev/null 2>"$TMP/err"; is "$?" 3 "no database: exit 3"
+"$MLQ" import "$TMP/does-not-exist" >/dev/null 2>"$TMP/err"; is "$?" 3 "unreadable source: exit 3"
+
+test_done

@@ -1,0 +1,48 @@
+#!/bin/sh
+# kill -9 during an import never leaves a half-written batch, and the same
+# import run again completes the set with no duplicates.
+. "$top_srcdir/tests/lib/test-lib.sh"
+need_shared
+need sqlite3
+f="$SHARED/corpus/lists/lak-2019-11-wk1.mbox"
+n=$(sed -n 's/^ *"messages": \([0-9]*\).*/\1/p' "${f%.mbox}.stats.json")
+
+# A kill before the schema was created leaves no tables: count that as 0.
+count() {
+	if [ -n "$(sqlite3 "$MLQ_DB" "SELECT 1 FROM sqlite_master WHERE name = 'msg'")" ]; then
+		sqlite3 "$MLQ_DB" "$1"
+	else
+		echo 0
+	fi
+}
+
+# Small batches, so that kills land between and inside many commits.
+for delay in 0.15 0.4 0.7 1.0; do
+	MLQ_IMPORT_BATCH=50 "$MLQ" import "$f" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	is "$(sqlite3 "$MLQ_DB" 'PRAGMA integrity_check')" ok "consistent after kill -9 at ${delay}s"
+	got=$(count 'SELECT count(*) FROM msg')
+	[ "$got" -le "$n" ]; ok $? "at most $n messages after the kill ($got)"
+	[ $((got % 50)) -eq 0 ] || [ "$got" -eq "$n" ]
+	ok $? "only whole batches of 50 were committed ($got)"
+	is "$(count 'SELECT count(*) FROM msg m WHERE NOT EXISTS (SELECT 1 FROM addr a WHERE a.msg = m.id AND a.role = 1) AND m.from_email != ""')" 0 \
+	    "no message without its address rows"
+done
+out=$("$MLQ" import "$f")
+case $out in "imported "*" new, "*" duplicate, 0 rejected") ok 0 "the rerun completes: $out" ;;
+*) ok 1 "the rerun completes: $out" ;; esac
+is "$(sqlite3 "$MLQ_DB" 'SELECT count(*), count(DISTINCT msgid) FROM msg')" "$n|$n" "exactly $n messages, no duplicates"
+is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM fts')" "$n" "the text index holds each message once"
+
+# A database from a newer mlq is refused, never misread.
+sqlite3 "$MLQ_DB" 'PRAGMA user_version = 99'
+"$MLQ" search >/dev/null 2>"$TMP/err"
+is "$?" 3 "newer schema: exit 3"
+case $(cat "$TMP/err") in
+"mlq: database schema version 99 is newer than this mlq ("[0-9]*")") ok 0 "and says why" ;;
+*) ok 1 "and says why"; sed 's/^/# /' "$TMP/err" ;; esac
+
+test_done

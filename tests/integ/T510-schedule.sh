@@ -1,0 +1,123 @@
+#!/bin/sh
+# The digest schedule with an injected clock (MLQ_NOW): mlq digest --send
+# without dates runs the round mlqd's timer runs.  One send per period,
+# catch-up after downtime (capped), no double send after a restart, a
+# failed send retried and never recorded.
+. "$top_srcdir/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/smtp-lib.sh"
+
+export TZ=UTC
+
+conf() {
+	cat >"$MLQ_CONFIG" <<EOC
+[digest]
+schedule = $1
+to = maint@example.org
+from = mlq@example.org
+watch = umn.edu
+smtp = smtp://127.0.0.1:$SMTP_PORT
+smtp-starttls = no
+EOC
+}
+conf "weekly mon 08:00"
+
+run_ok "import" "$MLQ" import --list linux-nfs \
+    "$top_srcdir/tests/fixtures/digest/linux-nfs.mbox"
+smtp_start store
+
+# at DATE: one scheduled round at that (UTC) time; output in $TMP/out.
+at() {
+	MLQ_NOW=$(utc "$1") "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
+}
+
+at "2021-04-26 07:00"
+ok $? "first run"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W15" \
+    "a first run mails the last complete week only"
+is "$(smtp_subjects)" "mlq digest: umn.edu, week 2021-W15" "the week 15 digest arrived"
+
+at "2021-04-26 07:59"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T08:00:00Z" \
+    "nothing due before the time; the next check is at the time"
+is "$(smtp_count)" 1 "nothing sent"
+
+at "2021-04-26 08:00"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" "due at the time"
+at "2021-04-26 08:05"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T09:05:00Z" \
+    "a restart sends nothing twice (and checks again within an hour)"
+at "2021-04-30 12:00"
+is "$(smtp_count)" 2 "nor days later: one mail per period"
+
+# Off for two weeks: both missed weeks, once, oldest first.
+at "2021-05-12 10:00"
+is "$(cat "$TMP/out")" "sent 2 digests, the last for week 2021-W18" \
+    "catch-up after downtime"
+at "2021-05-12 10:01"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-05-12T11:01:00Z" \
+    "and only once"
+is "$(smtp_subjects)" "mlq digest: umn.edu, week 2021-W15
+mlq digest: umn.edu, week 2021-W16
+mlq digest: umn.edu, week 2021-W17
+mlq digest: umn.edu, week 2021-W18" "each week exactly once"
+
+# Off for ten weeks: the last four only.
+at "2021-07-21 10:00"
+is "$(cat "$TMP/out")" "sent 4 digests, the last for week 2021-W28" \
+    "a long downtime is capped"
+is "$(smtp_subjects | sed -n '5,$p')" "mlq digest: umn.edu, week 2021-W25
+mlq digest: umn.edu, week 2021-W26
+mlq digest: umn.edu, week 2021-W27
+mlq digest: umn.edu, week 2021-W28" "the last four weeks"
+
+# Server down: an error, nothing recorded; sent once it is back.
+smtp_stop
+at "2021-07-26 08:00"
+is $? 3 "server down: runtime failure"
+is "$(grep -c "digest for week 2021-W29 not sent" "$TMP/err")" 1 "says which period"
+is "$(grep -c "smtp 'smtp://127.0.0.1:$SMTP_PORT'" "$TMP/err")" 1 \
+    "names the server: $(tail -n 1 "$TMP/err")"
+at "2021-07-26 08:10"
+is $? 3 "still down: fails again, not marked sent"
+smtp_start store
+at "2021-07-26 08:20"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W29" \
+    "sent once the server is back"
+at "2021-07-26 08:30"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-07-26T09:30:00Z" \
+    "and not again"
+is "$(smtp_subjects | grep -c W29)" 1 "week 29 arrived once"
+
+# Daily: the periods after the last one sent.
+conf "daily 06:30"
+at "2021-07-27 07:00"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for 2021-07-26" "daily schedule"
+at "2021-07-28 06:29"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-07-28T06:30:00Z" \
+    "daily: the next at 06:30"
+at "2021-07-28 06:30"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for 2021-07-27" "daily: the next day"
+is "$(smtp_count)" 11 "eleven mails in all"
+
+# Local time: 08:00 in Berlin (CEST) is 06:00 UTC.
+MLQ_DB="$TMP/berlin.db"
+conf "weekly mon 08:00"
+run_ok "import (Berlin)" "$MLQ" import --list linux-nfs \
+    "$top_srcdir/tests/fixtures/digest/linux-nfs.mbox"
+TZ=Europe/Berlin at "2021-04-26 05:00"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W15" \
+    "Berlin: the first run"
+TZ=Europe/Berlin at "2021-04-26 05:59"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T06:00:00Z" \
+    "Berlin: 07:59 local is too early"
+TZ=Europe/Berlin at "2021-04-26 06:00"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
+    "Berlin: due at 08:00 local"
+
+# The scheduled digest is the config's; --list belongs to a dated one.
+MLQ_NOW=$(utc "2021-07-29 07:00") "$MLQ" digest --send --list x >/dev/null 2>&1
+is $? 2 "--list with the scheduled digest is a usage error"
+MLQ_NOW=yesterday "$MLQ" digest >/dev/null 2>&1
+is $? 2 "a bad MLQ_NOW is a usage error"
+
+test_done

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SMTP failures and TLS: a 5xx is an error naming the server's answer and
+# the period stays unsent; a 4xx says it will retry; a bad recipient in
+# the config is refused before anything is sent; STARTTLS is required
+# unless turned off; certificates are verified; no password is printed.
+. "$top_srcdir/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/smtp-lib.sh"
+need openssl
+
+export TZ=UTC
+MLQ_NOW=$(utc "2021-04-26 09:00")
+export MLQ_NOW
+
+# conf URL TO [more lines]
+conf() {
+	{
+		echo "[digest]"
+		echo "schedule = weekly mon 08:00"
+		echo "to = $2"
+		echo "from = mlq@example.org"
+		echo "smtp = $1"
+		shift 2
+		for _l in "$@"; do echo "$_l"; done
+	} >"$MLQ_CONFIG"
+}
+PLAIN="smtp://127.0.0.1:$SMTP_PORT"
+
+run_ok "import" "$MLQ" import --list linux-nfs \
+    "$top_srcdir/tests/fixtures/digest/linux-nfs.mbox"
+
+# A bad address in the config: refused at config check, nothing sent.
+conf "$PLAIN" "maint@example.org, not-an-address" "smtp-starttls = no"
+"$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
+is $? 2 "a bad recipient is bad input"
+is "$(cat "$TMP/err")" \
+    "mlq: $MLQ_CONFIG:3: [digest]: to: 'not-an-address' is not an email address" \
+    "the error names file, line and key"
+printf '[digest]\nto = maint@example.org\n' >"$MLQ_CONFIG"
+"$MLQ" digest --since 2021-04-19 --send >"$TMP/out" 2>"$TMP/err"
+is $? 2 "no smtp configured"
+is "$(cat "$TMP/err")" \
+    "mlq: $MLQ_CONFIG: [digest]: 'smtp' is not set: needed to mail the digest" \
+    "says what is missing"
+
+# 5xx for one recipient: an error with the server's answer, not recorded.
+smtp_start reject-bad
+conf "$PLAIN" "maint@example.org, bad@example.org" "smtp-starttls = no"
+"$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
+is $? 3 "550: runtime failure"
+is "$(grep -c "server said '550 5.1.1 <bad@example.org>: Recipient address rejected: no such user'" "$TMP/err")" 1 \
+    "the server's answer is named: $(tail -n 1 "$TMP/err")"
+is "$(grep -c 'will retry' "$TMP/err")" 0 "a 5xx is not called temporary"
+is "$(smtp_count)" 0 "nothing delivered"
+conf "$PLAIN" "maint@example.org" "smtp-starttls = no"
+"$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
+is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
+    "the refused period was not marked sent"
+is "$(smtp_count)" 1 "delivered once fixed"
+smtp_stop
+
+# 4xx: temporary, said so.
+smtp_start tempfail
+MLQ_NOW=$(utc "2021-05-03 08:00") "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
+is $? 3 "451: runtime failure"
+is "$(grep -c "server said '451 4.3.0 Mail server temporarily rejected message' (will retry)" "$TMP/err")" 1 \
+    "a 4xx is reported as temporary"
+smtp_stop
+
+# STARTTLS is required on smtp:// unless turned off.
+smtp_start store
+conf "$PLAIN" "maint@example.org"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+is $? 3 "no STARTTLS offered: refused"
+is "$(grep -c 'offers no STARTTLS' "$TMP/err")" 1 "says why"
+is "$(smtp_count)" 1 "nothing sent in clear"
+smtp_stop
+
+# TLS with a certificate of our own, trusted only through tls-ca.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/key.pem" \
+    -out "$TMP/cert.pem" -days 2 -subj /CN=127.0.0.1 \
+    -addext "subjectAltName=IP:127.0.0.1" >/dev/null 2>&1
+ok $? "make a certificate"
+
+smtp_start store --smtpscert "$TMP/cert.pem" --smtpskey "$TMP/key.pem"
+conf "smtps://127.0.0.1:$SMTP_PORT" "maint@example.org"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+is $? 3 "smtps: an unknown certificate is refused"
+is "$(smtp_count)" 1 "nothing sent: $(tail -n 1 "$TMP/err")"
+conf "smtps://127.0.0.1:$SMTP_PORT" "maint@example.org" "tls-ca = $TMP/cert.pem"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+ok $? "smtps with tls-ca: sent"
+is "$(smtp_count)" 2 "delivered over smtps"
+smtp_stop
+
+smtp_start store --tlscert "$TMP/cert.pem" --tlskey "$TMP/key.pem"
+conf "$PLAIN" "maint@example.org" "tls-ca = $TMP/cert.pem"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+ok $? "STARTTLS with tls-ca: sent"
+is "$(smtp_count)" 3 "delivered after STARTTLS"
+
+# A login the server refuses: the error never shows the password.
+mkdir -p "$TMP/sec"
+printf 'smtp-password = s3cret-PW\n' >"$TMP/sec/secrets"
+chmod 600 "$TMP/sec/secrets"
+conf "$PLAIN" "maint@example.org" "tls-ca = $TMP/cert.pem" \
+    "smtp-user = maint" "secrets = $TMP/sec/secrets"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+is $? 3 "login refused: runtime failure"
+is "$(grep -c 535 "$TMP/err")" 1 "the server's 535 is named: $(tail -n 1 "$TMP/err")"
+B64=$(printf '\000maint\000s3cret-PW' | base64)
+is "$(cat "$TMP/out" "$TMP/err" "$TMP/smtp.log" | grep -c -e s3cret -e "$B64")" 0 \
+    "the password appears nowhere"
+chmod 644 "$TMP/sec/secrets"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+is $? 2 "a readable secrets file is refused"
+is "$(smtp_count)" 3 "nothing sent"
+
+test_done
