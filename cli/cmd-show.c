@@ -27,6 +27,7 @@ struct show {
 	struct mlq_err err;
 	int count;
 	char cover[1024]; /* a cover letter found through a series link */
+	bool *in;	  /* review_set() */
 };
 
 /* ---- JSON ---- */
@@ -102,26 +103,43 @@ json_version(const struct mlq_hit *h, void *arg)
 	return 0;
 }
 
-/* Whether reply i is part of submission self's review (as the store sees it). */
-static bool
-in_review(const struct tree *t, size_t i, int self)
+/*
+ * Which nodes are replies in self's review, as the store sees it: its
+ * own, its cover letter's, or (for a cover letter) its patches'.  Once
+ * per show, so that big threads cost O(n * depth).
+ */
+static bool *
+review_set(const struct tree *t, int self)
 {
-	int sub, cover = tree_cover(t, (size_t)self);
+	bool *in = calloc(t->count + 1, sizeof(*in));
+	int *sub = calloc(t->count + 1, sizeof(*sub));
+	int cover = tree_cover(t, (size_t)self), sc;
+	size_t i;
 
-	if (t->n[i].ghost || t->n[i].hit.kind > 0)
-		return false;
-	if ((sub = tree_submission(t, i)) < 0)
-		return false;
-	if (sub == self)
-		return true;
-	if (cover >= 0 && cover != self && sub == cover)
-		return true;
-	return t->n[self].hit.kind == 2 && tree_cover(t, (size_t)sub) == self;
+	if (in == NULL || sub == NULL) {
+		free(in);
+		free(sub);
+		return NULL;
+	}
+	tree_submissions(t, sub);
+	for (i = 0; i < t->count; i++) {
+		if (t->n[i].ghost || t->n[i].hit.kind > 0 || sub[i] < 0)
+			continue;
+		if (sub[i] == self ||
+		    (cover >= 0 && cover != self && sub[i] == cover))
+			in[i] = true;
+		else if (t->n[self].hit.kind == 2) {
+			sc = tree_cover(t, (size_t)sub[i]);
+			in[i] = sc == self;
+		}
+	}
+	free(sub);
+	return in;
 }
 
 /* A lost message counts when it hangs under self or a reply quotes it. */
 static bool
-missing_here(const struct tree *t, size_t g, int self)
+missing_here(const struct tree *t, const bool *in, size_t g, int self)
 {
 	size_t i;
 
@@ -130,7 +148,7 @@ missing_here(const struct tree *t, size_t g, int self)
 	if (tree_descends(t, g, (size_t)self))
 		return true;
 	for (i = 0; i < t->count; i++)
-		if (in_review(t, i, self) && tree_descends(t, i, g))
+		if (in[i] && tree_descends(t, i, g))
 			return true;
 	return false;
 }
@@ -210,7 +228,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "replies");
 	json_arr_begin(j);
 	for (i = 0; i < t->count; i++) {
-		if (!in_review(t, i, self))
+		if (!s->in[i])
 			continue;
 		json_obj_begin(j);
 		out_hit_fields(j, &t->n[i].hit);
@@ -237,7 +255,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "missing");
 	json_arr_begin(j);
 	for (i = 0; i < t->count; i++)
-		if (missing_here(t, i, self))
+		if (missing_here(t, s->in, i, self))
 			json_str(j, t->n[i].hit.msgid);
 	json_arr_end(j);
 	json_key(j, "versions");
@@ -654,12 +672,12 @@ show_text(struct show *s, const struct tree *t, int self)
 		x->date = h->date;
 	}
 	for (i = 0; i < t->count; i++) {
-		if (in_review(t, i, self)) {
+		if (s->in[i]) {
 			if ((x = ev_add(&e, EV_REPLY)) == NULL)
 				break;
 			x->date_ok = t->n[i].hit.date_ok;
 			x->date = t->n[i].hit.date;
-		} else if (missing_here(t, i, self)) {
+		} else if (missing_here(t, s->in, i, self)) {
 			if ((x = ev_add(&e, EV_MISSING)) == NULL)
 				break;
 			ghost_date(t, i, x);
@@ -717,11 +735,17 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 		tree_release(&t);
 		return cli_fail(&s.err);
 	}
+	if ((s.in = review_set(&t, self)) == NULL) {
+		tree_release(&t);
+		mlq_err_set(&s.err, MLQ_ENOMEM, "out of memory");
+		return cli_fail(&s.err);
+	}
 	json_init(&s.j, stdout);
 	if (fmt == OUT_JSON)
 		show_json(&s, &t, self);
 	else
 		show_text(&s, &t, self);
+	free(s.in);
 	tree_release(&t);
 	return s.err.status == MLQ_OK ? 0 : cli_fail(&s.err);
 }
