@@ -37,6 +37,8 @@ is "$("$MLQ" who --since 2021-03-20 --format json example.org | jq -r .submissio
 is "$(sed -n 1p "$TMP/org.txt")" "who:          example.org" "text: who"
 is "$(grep -c '^  2021-' "$TMP/org.txt")" 3 "text: --limit 3 recent lines"
 is "$(awk 'length > 80' "$TMP/org.txt" | wc -l | tr -d ' ')" 0 "text: 80 columns"
+is "$("$MLQ" who example.org --format json | jq -r .submissions)" 28 \
+    "options may follow the address"
 "$MLQ" who nobody.example >/dev/null
 is $? 1 "nobody: exit 1"
 "$MLQ" who >/dev/null 2>&1
