@@ -1,0 +1,782 @@
+/*
+ * IMAP through libetpan, whose calls block: each poll runs on a worker
+ * thread that owns the session and hands batches of messages to the
+ * event loop through a pipe, then waits until the loop has stored them
+ * and committed the batch's cursor ("uidvalidity=V uid=U").  Only the
+ * loop's thread talks to the ingest pipeline, so only its writer thread
+ * writes SQLite, and memory is bounded by one batch.
+ *
+ * public-inbox-imapd serves an inbox as NEWSGROUP.0, NEWSGROUP.1, ...
+ * slices of 50,000 inbox-wide UIDs: a url naming a mailbox that does not
+ * exist but whose ".0" does is followed slice by slice.
+ *
+ * Debian's libetpan does not verify TLS certificates, so the peer's
+ * certificate is checked here with GnuTLS (trust: tls-ca or the system's
+ * CAs; host name or IP address) before anything is sent.
+ */
+#include "config.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
+#include <libetpan/libetpan.h>
+
+#include "log.h"
+#include "mlqd.h"
+
+/* public-inbox-imapd's slice size. */
+#define IMAP_SLICE 50000
+/* A batch is committed as one transaction: this many messages ... */
+#define IMAP_BATCH_MSGS 200
+/* ... or this many bytes, whichever comes first. */
+#define IMAP_BATCH_BYTES (16u * 1024 * 1024)
+/* Seconds a blocked network call may take. */
+#define IMAP_TIMEOUT 60
+
+struct imap_msg {
+	char *data;
+	size_t len;
+	uint32_t uid;
+};
+
+enum imap_note {
+	IMAP_BATCH,
+	IMAP_DONE,
+};
+
+/* From the worker to the loop, as a pointer through the pipe. */
+struct imap_report {
+	enum imap_note type;
+	struct imap_msg *msgs;
+	size_t nmsgs;
+	char cursor[64];
+	enum mlq_status st; /* IMAP_DONE */
+	char why[256];
+};
+
+struct imap {
+	struct source *src;
+	/* from the url */
+	bool tls;
+	char host[256];
+	uint16_t port;
+	char mailbox[512];
+
+	int pipe[2]; /* worker writes [1], loop reads [0] */
+	struct event *ev;
+	pthread_t thread;
+	bool running;
+	atomic_bool stop;
+
+	/* the loop's answer to a batch */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool acked;
+	enum mlq_status ack;
+
+	/* handed to the worker for one poll */
+	char *password;
+	uint32_t cur_validity, cur_uid;
+	bool have_cursor;
+};
+
+/* ---- the worker thread -------------------------------------------- */
+
+/* Sets the reason a poll failed; long host names just cut it short. */
+static void __attribute__((format(printf, 3, 4)))
+imap_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+static void
+imap_report_send(struct imap *im, struct imap_report *r)
+{
+	ssize_t n;
+
+	do
+		n = write(im->pipe[1], &r, sizeof(r));
+	while (n == -1 && errno == EINTR);
+	if (n != sizeof(r))
+		abort(); /* a pipe write of a pointer cannot be short */
+}
+
+static void
+imap_batch_free(struct imap_msg *msgs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(msgs[i].data);
+	free(msgs);
+}
+
+/* Hands a batch over and waits for the loop to store and commit it. */
+static enum mlq_status
+imap_batch_send(struct imap *im, struct imap_msg *msgs, size_t n,
+    uint32_t validity, uint32_t uid)
+{
+	struct imap_report *r;
+	enum mlq_status st;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		imap_batch_free(msgs, n);
+		return MLQ_ENOMEM;
+	}
+	r->type = IMAP_BATCH;
+	r->msgs = msgs;
+	r->nmsgs = n;
+	snprintf(r->cursor, sizeof(r->cursor), "uidvalidity=%u uid=%u",
+	    validity, uid);
+	pthread_mutex_lock(&im->lock);
+	im->acked = false;
+	pthread_mutex_unlock(&im->lock);
+	imap_report_send(im, r);
+	pthread_mutex_lock(&im->lock);
+	while (!im->acked)
+		pthread_cond_wait(&im->cond, &im->lock);
+	st = im->ack;
+	pthread_mutex_unlock(&im->lock);
+	return st;
+}
+
+/* The peer certificate against the trust list and the host name. */
+static enum mlq_status
+imap_verify(struct imap *im, mailimap *imap, char *why, size_t whylen)
+{
+	gnutls_x509_trust_list_t tl = NULL;
+	gnutls_x509_crt_t crt = NULL;
+	gnutls_datum_t dat;
+	unsigned char *der = NULL;
+	unsigned status = 0;
+	enum mlq_status st = MLQ_ENET;
+	ssize_t n;
+	int r;
+
+	n = mailstream_ssl_get_certificate(imap->imap_stream, &der);
+	if (n <= 0) {
+		imap_why(why, whylen, "%s: no server certificate to verify",
+		    im->host);
+		return MLQ_ENET;
+	}
+	if (gnutls_x509_crt_init(&crt) < 0 ||
+	    gnutls_x509_trust_list_init(&tl, 0) < 0) {
+		imap_why(why, whylen, "gnutls: out of memory");
+		goto out;
+	}
+	dat.data = der;
+	dat.size = (unsigned)n;
+	if ((r = gnutls_x509_crt_import(crt, &dat, GNUTLS_X509_FMT_DER)) < 0) {
+		imap_why(why, whylen, "%s: bad server certificate: %s",
+		    im->host, gnutls_strerror(r));
+		goto out;
+	}
+	if (im->src->tls_ca != NULL)
+		r = gnutls_x509_trust_list_add_trust_file(tl, im->src->tls_ca,
+		    NULL, GNUTLS_X509_FMT_PEM, 0, 0);
+	else
+		r = gnutls_x509_trust_list_add_system_trust(tl, 0, 0);
+	if (r <= 0) {
+		imap_why(why, whylen, "%s: no trusted CA certificates loaded%s",
+		    im->src->tls_ca != NULL ? im->src->tls_ca : "the system",
+		    r < 0 ? "" : " (empty)");
+		goto out;
+	}
+	r = gnutls_x509_trust_list_verify_crt(tl, &crt, 1, 0, &status, NULL);
+	if (r < 0 || status != 0) {
+		gnutls_datum_t txt = { NULL, 0 };
+
+		if (r >= 0)
+			gnutls_certificate_verification_status_print(status,
+			    GNUTLS_CRT_X509, &txt, 0);
+		imap_why(why, whylen, "%s: TLS certificate not trusted: %s",
+		    im->host,
+		    r < 0		   ? gnutls_strerror(r)
+			: txt.data != NULL ? (const char *)txt.data
+					   : "verification failed");
+		gnutls_free(txt.data);
+		goto out;
+	}
+	if (!gnutls_x509_crt_check_hostname2(crt, im->host, 0)) {
+		imap_why(why, whylen,
+		    "%s: TLS certificate is not for this host name", im->host);
+		goto out;
+	}
+	st = MLQ_OK;
+out:
+	if (tl != NULL)
+		gnutls_x509_trust_list_deinit(tl, 1);
+	if (crt != NULL)
+		gnutls_x509_crt_deinit(crt);
+	free(der);
+	return st;
+}
+
+static enum mlq_status
+imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
+{
+	struct mailimap_capability_data *cap = NULL;
+	const char *user;
+	int r;
+
+	if (im->tls)
+		r = mailimap_ssl_connect(imap, im->host, im->port);
+	else
+		r = mailimap_socket_connect(imap, im->host, im->port);
+	if (r != MAILIMAP_NO_ERROR && r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
+	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
+		imap_why(why, whylen,
+		    "%s:%u: cannot connect (libetpan error %d)", im->host,
+		    im->port, r);
+		return MLQ_ENET;
+	}
+	if (!im->tls) {
+		/* Use STARTTLS when offered: then it must verify too. */
+		if (mailimap_capability(imap, &cap) == MAILIMAP_NO_ERROR)
+			mailimap_capability_data_free(cap);
+		if (mailimap_has_extension(imap, "STARTTLS")) {
+			if (mailimap_socket_starttls(imap) !=
+			    MAILIMAP_NO_ERROR) {
+				imap_why(why, whylen, "%s: STARTTLS failed",
+				    im->host);
+				return MLQ_ENET;
+			}
+			if (imap_verify(im, imap, why, whylen) != MLQ_OK)
+				return MLQ_ENET;
+		} else if (im->password != NULL &&
+		    strcmp(im->host, "127.0.0.1") != 0 &&
+		    strcmp(im->host, "localhost") != 0 &&
+		    strcmp(im->host, "::1") != 0) {
+			imap_why(why, whylen,
+			    "%s: refusing to send a password without TLS (use imaps://)",
+			    im->host);
+			return MLQ_ENET;
+		}
+	} else if (imap_verify(im, imap, why, whylen) != MLQ_OK) {
+		return MLQ_ENET;
+	}
+	if (r == MAILIMAP_NO_ERROR_AUTHENTICATED)
+		return MLQ_OK;
+	/* public-inbox-imapd takes any login; others need the user's. */
+	user = im->src->user != NULL ? im->src->user : "anonymous";
+	r = mailimap_login(imap, user,
+	    im->password != NULL ? im->password : "mlq");
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_why(why, whylen, "%s: login as '%s' refused", im->host,
+		    user);
+		return MLQ_ENET;
+	}
+	return MLQ_OK;
+}
+
+/* IMAP hands CRLF; the rest of mlq sees LF, as from HTTP and files. */
+static char *
+imap_unfold_crlf(const char *p, size_t n, size_t *outlen)
+{
+	char *out, *w;
+	size_t i;
+
+	if ((out = malloc(n + 1)) == NULL)
+		return NULL;
+	for (i = 0, w = out; i < n; i++)
+		if (!(p[i] == '\r' && i + 1 < n && p[i + 1] == '\n'))
+			*w++ = p[i];
+	*w = '\0';
+	*outlen = (size_t)(w - out);
+	return out;
+}
+
+/* The UIDs above 'after' (and at most 'last', 0 = no bound), ascending. */
+static enum mlq_status
+imap_list_uids(mailimap *imap, uint32_t after, uint32_t last, uint32_t **uids,
+    size_t *n, char *why, size_t whylen)
+{
+	struct mailimap_fetch_type *ft;
+	struct mailimap_set *set;
+	clist *res = NULL;
+	clistiter *it, *ai;
+	uint32_t *arr = NULL, uid;
+	size_t cnt = 0;
+	int r;
+
+	*uids = NULL;
+	*n = 0;
+	set = mailimap_set_new_interval(after + 1, last);
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_uid());
+	r = mailimap_uid_fetch(imap, set, ft, &res);
+	mailimap_fetch_type_free(ft);
+	mailimap_set_free(set);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_why(why, whylen, "UID FETCH failed (libetpan error %d)",
+		    r);
+		return MLQ_ENET;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		struct mailimap_msg_att *ma = clist_content(it);
+
+		uid = 0;
+		for (ai = clist_begin(ma->att_list); ai != NULL;
+		     ai = clist_next(ai)) {
+			struct mailimap_msg_att_item *item = clist_content(ai);
+
+			if (item->att_type == MAILIMAP_MSG_ATT_ITEM_STATIC &&
+			    item->att_data.att_static->att_type ==
+				MAILIMAP_MSG_ATT_UID)
+				uid =
+				    item->att_data.att_static->att_data.att_uid;
+		}
+		/* "N:*" past the end still answers the last message. */
+		if (uid <= after || (last != 0 && uid > last))
+			continue;
+		arr = reallocarray(arr, cnt + 1, sizeof(*arr));
+		if (arr == NULL) {
+			mailimap_fetch_list_free(res);
+			return MLQ_ENOMEM;
+		}
+		arr[cnt++] = uid;
+	}
+	mailimap_fetch_list_free(res);
+	/* Servers answer in mailbox order, which is UID order; make sure. */
+	for (size_t i = 1; i < cnt; i++)
+		for (size_t j = i; j > 0 && arr[j - 1] > arr[j]; j--) {
+			uid = arr[j];
+			arr[j] = arr[j - 1];
+			arr[j - 1] = uid;
+		}
+	*uids = arr;
+	*n = cnt;
+	return MLQ_OK;
+}
+
+static int
+imap_msg_cmp(const void *a, const void *b)
+{
+	const struct imap_msg *x = a, *y = b;
+
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/* Fetches uids[0..n) (ascending) and hands them over in one batch. */
+static enum mlq_status
+imap_fetch_batch(struct imap *im, mailimap *imap, const uint32_t *uids,
+    size_t n, uint32_t validity, char *why, size_t whylen)
+{
+	struct mailimap_fetch_type *ft;
+	struct mailimap_set *set;
+	struct imap_msg *msgs;
+	clist *res = NULL;
+	clistiter *it, *ai;
+	size_t cnt = 0, i;
+	int r;
+
+	set = mailimap_set_new_empty();
+	for (i = 0; i < n; i++)
+		mailimap_set_add_single(set, uids[i]);
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_uid());
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_body_peek_section(
+		mailimap_section_new(NULL)));
+	r = mailimap_uid_fetch(imap, set, ft, &res);
+	mailimap_fetch_type_free(ft);
+	mailimap_set_free(set);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_why(why, whylen, "UID FETCH failed (libetpan error %d)",
+		    r);
+		return MLQ_ENET;
+	}
+	if ((msgs = calloc(clist_count(res) + 1, sizeof(*msgs))) == NULL) {
+		mailimap_fetch_list_free(res);
+		return MLQ_ENOMEM;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		struct mailimap_msg_att *ma = clist_content(it);
+		const char *body = NULL;
+		size_t blen = 0;
+		uint32_t uid = 0;
+
+		for (ai = clist_begin(ma->att_list); ai != NULL;
+		     ai = clist_next(ai)) {
+			struct mailimap_msg_att_item *item = clist_content(ai);
+			struct mailimap_msg_att_static *s;
+
+			if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC)
+				continue;
+			s = item->att_data.att_static;
+			if (s->att_type == MAILIMAP_MSG_ATT_UID)
+				uid = s->att_data.att_uid;
+			else if (s->att_type == MAILIMAP_MSG_ATT_BODY_SECTION &&
+			    s->att_data.att_body_section->sec_body_part !=
+				NULL) {
+				body =
+				    s->att_data.att_body_section->sec_body_part;
+				blen = s->att_data.att_body_section->sec_length;
+			}
+		}
+		if (uid < uids[0] || uid > uids[n - 1] || body == NULL)
+			continue;
+		msgs[cnt].uid = uid;
+		msgs[cnt].data = imap_unfold_crlf(body, blen, &msgs[cnt].len);
+		if (msgs[cnt].data == NULL) {
+			mailimap_fetch_list_free(res);
+			imap_batch_free(msgs, cnt);
+			return MLQ_ENOMEM;
+		}
+		cnt++;
+	}
+	mailimap_fetch_list_free(res);
+	qsort(msgs, cnt, sizeof(*msgs), imap_msg_cmp);
+	/* The cursor covers every UID asked for, fetched or vanished. */
+	return imap_batch_send(im, msgs, cnt, validity, uids[n - 1]);
+}
+
+/* New mail of one selected mailbox, batch by batch. */
+static enum mlq_status
+imap_sync_mailbox(struct imap *im, mailimap *imap, uint32_t *after,
+    uint32_t last, uint32_t validity, char *why, size_t whylen)
+{
+	uint32_t *uids = NULL;
+	size_t n, i, j;
+	enum mlq_status st;
+
+	st = imap_list_uids(imap, *after, last, &uids, &n, why, whylen);
+	for (i = 0; st == MLQ_OK && i < n; i = j) {
+		if (atomic_load(&im->stop))
+			break;
+		j = i + IMAP_BATCH_MSGS < n ? i + IMAP_BATCH_MSGS : n;
+		st = imap_fetch_batch(im, imap, uids + i, j - i, validity, why,
+		    whylen);
+		if (st == MLQ_OK)
+			*after = uids[j - 1];
+		else if (why[0] == '\0')
+			imap_why(why, whylen, "storing the batch failed");
+	}
+	free(uids);
+	return st;
+}
+
+static bool
+imap_select(mailimap *imap, const char *mbox, uint32_t *validity)
+{
+	if (mailimap_select(imap, mbox) != MAILIMAP_NO_ERROR ||
+	    imap->imap_selection_info == NULL)
+		return false;
+	*validity = imap->imap_selection_info->sel_uidvalidity;
+	return true;
+}
+
+static enum mlq_status
+imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
+{
+	char slice[600];
+	uint32_t validity = 0, after, k;
+	enum mlq_status st;
+	bool sliced = false;
+
+	if ((st = imap_connect(im, imap, why, whylen)) != MLQ_OK)
+		return st;
+	/* A newsgroup's parent is selectable but empty: slices first. */
+	snprintf(slice, sizeof(slice), "%s.0", im->mailbox);
+	if (imap_select(imap, slice, &validity))
+		sliced = true;
+	else if (!imap_select(imap, im->mailbox, &validity)) {
+		imap_why(why, whylen, "%s: no mailbox '%s'", im->host,
+		    im->mailbox);
+		return MLQ_ENET;
+	}
+	after = 0;
+	if (im->have_cursor && im->cur_validity == validity)
+		after = im->cur_uid;
+	else if (im->have_cursor)
+		mlq_warnx(
+		    "source '%s': UIDVALIDITY changed from %u to %u: resyncing by Message-Id",
+		    im->src->name, im->cur_validity, validity);
+	if (!sliced)
+		return imap_sync_mailbox(im, imap, &after, 0, validity, why,
+		    whylen);
+	/* Slices hold inbox-wide UIDs: start at the one after the cursor. */
+	for (k = after / IMAP_SLICE;; k++) {
+		snprintf(slice, sizeof(slice), "%s.%u", im->mailbox, k);
+		if (k != 0) {
+			uint32_t v;
+
+			if (!imap_select(imap, slice, &v))
+				break;
+			if (v != validity) {
+				imap_why(why, whylen,
+				    "%s: slice %s has another UIDVALIDITY",
+				    im->host, slice);
+				return MLQ_ENET;
+			}
+		}
+		st = imap_sync_mailbox(im, imap, &after, (k + 1) * IMAP_SLICE,
+		    validity, why, whylen);
+		if (st != MLQ_OK || atomic_load(&im->stop))
+			return st;
+	}
+	return MLQ_OK;
+}
+
+static void *
+imap_worker(void *arg)
+{
+	struct imap *im = arg;
+	struct imap_report *r;
+	mailimap *imap;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		abort();
+	r->type = IMAP_DONE;
+	if ((imap = mailimap_new(0, NULL)) == NULL) {
+		r->st = MLQ_ENOMEM;
+		snprintf(r->why, sizeof(r->why), "mailimap_new failed");
+	} else {
+		mailimap_set_timeout(imap, IMAP_TIMEOUT);
+		r->st = imap_run(im, imap, r->why, sizeof(r->why));
+		if (imap->imap_stream != NULL)
+			mailimap_logout(imap);
+		mailimap_free(imap);
+	}
+	imap_report_send(im, r);
+	return NULL;
+}
+
+/* ---- the event loop's side ---------------------------------------- */
+
+static void
+imap_ack(struct imap *im, enum mlq_status st)
+{
+	pthread_mutex_lock(&im->lock);
+	im->ack = st;
+	im->acked = true;
+	pthread_cond_signal(&im->cond);
+	pthread_mutex_unlock(&im->lock);
+}
+
+static void
+imap_on_batch(struct imap *im, struct imap_report *r)
+{
+	struct source *src = im->src;
+	struct mlq_err err = { MLQ_OK, "" };
+	enum mlq_status st = MLQ_OK;
+	size_t i;
+
+	for (i = 0; i < r->nmsgs && st == MLQ_OK; i++)
+		st = source_ingest(src, r->msgs[i].data, r->msgs[i].len,
+		    src->name, r->msgs[i].uid, &err);
+	if (st == MLQ_OK)
+		st = source_commit(src, r->cursor, &err);
+	if (st != MLQ_OK)
+		mlq_warnx("source '%s': %s", src->name, err.msg);
+	imap_batch_free(r->msgs, r->nmsgs);
+	imap_ack(im, st);
+}
+
+static void
+imap_on_report(evutil_socket_t fd, short kind, void *arg)
+{
+	struct imap *im = arg;
+	struct imap_report *r;
+	enum mlq_status st;
+	char why[256];
+	ssize_t n;
+
+	n = read(fd, &r, sizeof(r));
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n != sizeof(r))
+		mlq_fatalx("source '%s': worker pipe broken", im->src->name);
+	if (r->type == IMAP_BATCH) {
+		imap_on_batch(im, r);
+		free(r);
+		return;
+	}
+	pthread_join(im->thread, NULL);
+	im->running = false;
+	if (im->password != NULL) {
+		mlq_conf_secret_free(im->password);
+		im->password = NULL;
+	}
+	st = r->st;
+	snprintf(why, sizeof(why), "%s", r->why);
+	free(r);
+	/* May free the source (and im) if a reload dropped it. */
+	source_done(im->src, st, st == MLQ_OK ? NULL : why);
+}
+
+static void
+imap_poll(struct source *src)
+{
+	struct imap *im = src->drv;
+	struct mlq_err err = { MLQ_OK, "" };
+	char key[128], *cur = NULL;
+	unsigned v, u;
+	int n = 0;
+
+	if (source_cursor(src, &cur, &err) != MLQ_OK) {
+		source_done(src, err.status, err.msg);
+		return;
+	}
+	im->have_cursor = false;
+	if (cur != NULL &&
+	    sscanf(cur, "uidvalidity=%u uid=%u%n", &v, &u, &n) == 2 &&
+	    cur[n] == '\0') {
+		im->have_cursor = true;
+		im->cur_validity = v;
+		im->cur_uid = u;
+	} else if (cur != NULL) {
+		mlq_warnx("source '%s': ignoring unknown cursor '%s'",
+		    src->name, cur);
+	}
+	free(cur);
+	if (src->user != NULL) {
+		snprintf(key, sizeof(key), "source.%s.password", src->name);
+		switch (
+		    mlq_conf_secret(src->d->conf, key, &im->password, &err)) {
+		case MLQ_OK:
+			break;
+		case MLQ_NOTFOUND:
+			if (err.msg[0] == '\0')
+				snprintf(err.msg, sizeof(err.msg),
+				    "no '%s' in the secrets file", key);
+			/* FALLTHROUGH */
+		default:
+			source_done(src, MLQ_EINPUT, err.msg);
+			return;
+		}
+	}
+	atomic_store(&im->stop, false);
+	if (pthread_create(&im->thread, NULL, imap_worker, im) != 0) {
+		mlq_conf_secret_free(im->password);
+		im->password = NULL;
+		source_done(src, MLQ_ENOMEM, "cannot start the IMAP thread");
+		return;
+	}
+	im->running = true;
+}
+
+static void
+imap_stop(struct source *src)
+{
+	struct imap *im = src->drv;
+
+	/* The worker stops at its next batch; its DONE ends the poll. */
+	atomic_store(&im->stop, true);
+}
+
+/* imap[s]://[user@]host[:port]/mailbox (mailbox %-decoded). */
+static enum mlq_status
+imap_parse_url(struct imap *im, const char *url, struct mlq_err *err)
+{
+	const char *p, *host, *end, *colon, *at;
+	char *w;
+	unsigned long port;
+	size_t n;
+
+	im->tls = strncmp(url, "imaps://", 8) == 0;
+	p = url + (im->tls ? 8 : 7);
+	end = p + strcspn(p, "/");
+	at = memchr(p, '@', (size_t)(end - p));
+	host = at != NULL ? at + 1 : p;
+	colon = memchr(host, ':', (size_t)(end - host));
+	n = (size_t)((colon != NULL ? colon : end) - host);
+	if (n == 0 || n >= sizeof(im->host))
+		return mlq_err_set(err, MLQ_EINPUT, "%s: bad host", url);
+	memcpy(im->host, host, n);
+	im->host[n] = '\0';
+	im->port = im->tls ? 993 : 143;
+	if (colon != NULL) {
+		port = strtoul(colon + 1, NULL, 10);
+		if (port == 0 || port > 65535)
+			return mlq_err_set(err, MLQ_EINPUT, "%s: bad port",
+			    url);
+		im->port = (uint16_t)port;
+	}
+	if (*end != '/' || end[1] == '\0' ||
+	    strlen(end + 1) >= sizeof(im->mailbox))
+		return mlq_err_set(err, MLQ_EINPUT, "%s: no mailbox", url);
+	for (p = end + 1, w = im->mailbox; *p != '\0'; p++) {
+		unsigned hi, lo;
+
+		if (*p == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+			*w++ = (char)(hi * 16 + lo);
+			p += 2;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = '\0';
+	return MLQ_OK;
+}
+
+static enum mlq_status
+imap_start(struct source *src, struct mlq_err *err)
+{
+	struct imap *im;
+	enum mlq_status st;
+
+	if ((im = calloc(1, sizeof(*im))) == NULL)
+		mlq_fatal("calloc");
+	im->src = src;
+	im->pipe[0] = im->pipe[1] = -1;
+	if ((st = imap_parse_url(im, src->url, err)) != MLQ_OK) {
+		free(im);
+		return st;
+	}
+	if (pipe2(im->pipe, O_CLOEXEC) == -1)
+		mlq_fatal("pipe");
+	fcntl(im->pipe[0], F_SETFL, O_NONBLOCK);
+	pthread_mutex_init(&im->lock, NULL);
+	pthread_cond_init(&im->cond, NULL);
+	im->ev = event_new(src->d->base, im->pipe[0], EV_READ | EV_PERSIST,
+	    imap_on_report, im);
+	if (im->ev == NULL || event_add(im->ev, NULL) != 0)
+		mlq_fatalx("event_new");
+	src->drv = im;
+	return MLQ_OK;
+}
+
+static void
+imap_free(struct source *src)
+{
+	struct imap *im = src->drv;
+
+	if (im == NULL)
+		return;
+	/* Only called between polls: no worker is running. */
+	assert(!im->running);
+	event_free(im->ev);
+	close(im->pipe[0]);
+	close(im->pipe[1]);
+	pthread_mutex_destroy(&im->lock);
+	pthread_cond_destroy(&im->cond);
+	mlq_conf_secret_free(im->password);
+	free(im);
+	src->drv = NULL;
+}
+
+const struct source_ops src_imap_ops = {
+	.kind = "imap",
+	.start = imap_start,
+	.poll = imap_poll,
+	.stop = imap_stop,
+	.free = imap_free,
+};

@@ -1,0 +1,39 @@
+#!/bin/sh
+# kill -9 of mlqd during an HTTP backfill, at several moments, then a
+# clean run: exactly the inbox's Message-Ids, none twice.
+. "$top_srcdir/tests/lib/test-lib.sh"
+need_shared
+. "$top_srcdir/tests/lib/pi.sh"
+. "$top_srcdir/tests/lib/mlqd.sh"
+
+NFS="$SHARED/corpus/lists/nfs-2021-04.mbox"
+pi_init mlq
+pi_add mlq "$NFS"
+ok $? "inbox from nfs-2021-04.mbox"
+pi_msgids "$NFS" >"$TMP/want"
+pi_start httpd
+ok $? "public-inbox-httpd on 127.0.0.1:$HTTP_PORT"
+# From April 1st the backfill's windows start at a day and grow: the
+# month arrives in several transactions, each with its cursor.
+cat >"$MLQ_CONFIG" <<EOC
+[source "nfs"]
+url = http://127.0.0.1:$HTTP_PORT/mlq/
+since = 2021-04-01
+EOC
+
+for delay in 0.15 0.3 0.45 0.6 0.25; do
+	"$MLQD" --once >>"$TMP/mlqd.log" 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	n=$(stored_ids | wc -l)
+	ok "$([ "$n" -le 643 ]; echo $?)" "killed after ${delay}s: $n stored so far"
+done
+run_ok "a clean run" "$MLQD" --once
+stored_ids >"$TMP/got"
+is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"
+is "$(uniq -d "$TMP/got" | wc -l)" 0 "none twice"
+is "$("$MLQ" search --format jsonl | wc -l)" 643 "643 messages, once each"
+
+test_done

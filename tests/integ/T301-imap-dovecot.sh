@@ -1,0 +1,58 @@
+#!/bin/sh
+# A personal mailbox on dovecot with a password user: the password comes
+# from the secrets file (refused unless 0600) and never reaches the log.
+. "$top_srcdir/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/pi.sh"
+. "$top_srcdir/tests/lib/dovecot.sh"
+. "$top_srcdir/tests/lib/mlqd.sh"
+
+FIX="$top_srcdir/tests/fixtures/daemon"
+dove_start
+ok $? "dovecot on 127.0.0.1:$DOVE_PORT"
+dove_deliver "$FIX"/a1.eml "$FIX"/a2.eml
+pi_msgids "$FIX"/a1.eml "$FIX"/a2.eml >"$TMP/want"
+
+printf 'source.mine.password = secret\n' >"$TMP/secrets"
+chmod 644 "$TMP/secrets"
+cat >"$MLQ_CONFIG" <<EOC
+[source "mine"]
+url = imap://127.0.0.1:$DOVE_PORT/INBOX
+user = maint
+interval = 1s
+[digest]
+secrets = $TMP/secrets
+EOC
+"$MLQD" -n >"$TMP/out" 2>&1
+is "$?" 2 "a 0644 secrets file is refused"
+grep -q "mode 0644 lets group or others in" "$TMP/out"
+ok $? "saying why"
+chmod 600 "$TMP/secrets"
+
+run_ok "mlqd --once as user maint" "$MLQD" --once -vv
+cp "$TMP/.err" "$TMP/once.log"
+is "$(stored_ids)" "$(cat "$TMP/want")" "the mailbox's messages are stored"
+grep -q secret "$TMP/once.log"
+ok "$((! $?))" "the password is not in the -vv log"
+
+dove_deliver "$FIX"/a3.eml
+mlqd_start
+wait_for 20 has_id daemon-a3@example.de
+ok $? "a new delivery is fetched"
+is "$(stored_ids | wc -l)" 3 "nothing twice"
+kill -TERM "$MLQD_PID"
+wait "$MLQD_PID"
+is "$?" 0 "SIGTERM exits 0"
+
+printf 'source.mine.password = wrong\n' >"$TMP/secrets"
+"$MLQD" --once >"$TMP/out" 2>&1
+is "$?" 3 "a wrong password fails the poll: exit 3"
+grep -q "login as 'maint' refused" "$TMP/out"
+ok $? "and says so"
+case $(source_field mine last_error) in
+*"login as 'maint' refused"*) ok 0 "visible in mlq sources" ;;
+*) ok 1 "visible in mlq sources" ;;
+esac
+grep -q wrong "$TMP/out"
+ok "$((! $?))" "without the password"
+
+test_done

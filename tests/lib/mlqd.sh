@@ -1,0 +1,45 @@
+# Running mlqd in the integration tests.  Source after test-lib.sh.
+
+# The Message-Ids mlq has stored, without <>, sorted.
+stored_ids() {
+	# The config may be broken on purpose (SIGHUP tests): read none.
+	"$MLQ" -c /dev/null search --format jsonl 2>/dev/null |
+	    perl -ne 'print "$1\n" if /"message_id":\s*"((?:[^"\\]|\\.)*)"/' |
+	    sort
+}
+
+# source_field NAME FIELD: one field of `mlq sources --format json`.
+source_field() {
+	"$MLQ" -c /dev/null sources --format json 2>/dev/null |
+	    SRC="$1" FIELD="$2" perl -MJSON::PP -0777 -ne '
+		for my $s (@{decode_json($_)}) {
+			next unless $s->{name} eq $ENV{SRC};
+			my $v = $s->{$ENV{FIELD}};
+			print defined $v ? $v : "null";
+		}'
+}
+
+# mlqd_start [ARGS...]: mlqd in the foreground, in the background, logging
+# to $TMP/mlqd.log; stopped by the exit trap.
+mlqd_start() {
+	"$MLQD" -f -v "$@" >>"$TMP/mlqd.log" 2>&1 &
+	MLQD_PID=$!
+	test_on_exit "test_cleanup_pid $MLQD_PID"
+}
+
+# mlqd_log_has TEXT: the log mentions TEXT (fixed string).
+mlqd_log_has() {
+	grep -qF -- "$1" "$TMP/mlqd.log"
+}
+
+# live_msg ID FILE: a message that arrives now (its Received: line).
+live_msg() {
+	_now=$(date -u '+%a, %d %b %Y %H:%M:%S +0000')
+	sed -e "s/@ID@/$1/g" -e "s/@DATE@/$_now/g" \
+	    "$top_srcdir/tests/fixtures/daemon/live.eml.in" >"$2"
+}
+
+# Waits until mlq has stored Message-Id $1.
+has_id() {
+	stored_ids | grep -qxF -- "$1"
+}

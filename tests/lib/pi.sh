@@ -1,0 +1,117 @@
+# public-inbox testbed for the integration tests (notes/testbed.md):
+# inboxes, import and public-inbox-httpd/-imapd on 127.0.0.1, each with a
+# pid file and stopped by the test's exit trap.  Source after test-lib.sh.
+
+need public-inbox-init public-inbox-httpd public-inbox-imapd \
+    public-inbox-mda perl curl
+
+PI="$TMP/pi"
+mkdir -p "$PI/emergency" "$PI/inboxes"
+# public-inbox writes nothing outside $TMP with these.
+export PI_CONFIG="$PI/config" PI_EMERGENCY="$PI/emergency" \
+    GIT_CONFIG_NOSYSTEM=1
+
+# pi_init NAME [basic]: a v2 inbox with newsgroup inbox.NAME.test and
+# address NAME@lists.mlq.test; "basic" leaves out Xapian (no search).
+pi_init() {
+	_lvl=
+	[ "${2:-}" = basic ] && _lvl="-L basic"
+	# shellcheck disable=SC2086
+	public-inbox-init -V2 $_lvl -j1 --ng "inbox.$1.test" "$1" \
+	    "$PI/inboxes/$1" "http://127.0.0.1/$1" "$1@lists.mlq.test" ||
+	    return 1
+	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
+}
+
+# pi_add NAME FILE...: import mbox files (mboxo/mboxrd) or single
+# messages into the inbox in one process, as public-inbox-mda would.
+pi_add() {
+	_n=$1; shift
+	perl -MPublicInbox::Config -MPublicInbox::Eml -MPublicInbox::MboxReader \
+	    -MPublicInbox::InboxWritable -e '
+		my $name = shift @ARGV;
+		my $ibx = PublicInbox::Config->new->lookup_name($name)
+		    or die "no inbox $name\n";
+		$ibx = PublicInbox::InboxWritable->new($ibx);
+		my $im = $ibx->importer(0);
+		my $n = 0;
+		for my $f (@ARGV) {
+			open my $fh, "<", $f or die "$f: $!\n";
+			my $head = "";
+			read($fh, $head, 5);
+			seek($fh, 0, 0);
+			if ($head eq "From ") {
+				PublicInbox::MboxReader->mboxrd($fh, sub {
+					$im->add($_[0]) and $n++;
+				});
+			} else {
+				# $/ stays local to the read: the importer reads
+				# git fast-import line by line.
+				my $raw = do { local $/; <$fh> };
+				$im->add(PublicInbox::Eml->new(\$raw)) and $n++;
+			}
+		}
+		$im->done;
+		print "$n\n";
+	' "$_n" "$@" >"$PI/add.out" 2>"$PI/add.err"
+}
+
+# The Message-Ids (without <>) of mbox files or messages, sorted, unique.
+pi_msgids() {
+	perl -ne '
+		($body, $blank) = (0, 1) if $. == 1;
+		if (/^$/) { $body = 1 } elsif (/^From / && $blank) { $body = 0 }
+		$blank = /^$/;
+		print "$1\n" if !$body && /^Message-Id:\s*<([^>]+)>/i;
+		close ARGV if eof;
+	' "$@" | sort -u
+}
+
+_pi_wait_port() {
+	perl -MIO::Socket::INET -e \
+	    'IO::Socket::INET->new(PeerAddr=>"127.0.0.1",PeerPort=>$ARGV[0]) or exit 1' "$1"
+}
+
+# pi_start httpd|imapd|imapd-tls [PORT]: start the daemon on PORT or a
+# free one, set HTTP_PORT or IMAP_PORT/IMAPS_PORT, wait until it answers.
+pi_start() {
+	_d=$1
+	case $_d in
+	httpd)
+		HTTP_PORT=${2:-$(free_port)}
+		_l="http://127.0.0.1:$HTTP_PORT" _port=$HTTP_PORT ;;
+	imapd)
+		IMAP_PORT=${2:-$(free_port)}
+		_l="imap://127.0.0.1:$IMAP_PORT" _port=$IMAP_PORT ;;
+	imapd-tls)
+		IMAPS_PORT=${2:-$(free_port)}
+		pi_cert
+		_l="imaps://127.0.0.1:$IMAPS_PORT?cert=$PI/cert.pem,key=$PI/key.pem"
+		_port=$IMAPS_PORT ;;
+	esac
+	_prog=public-inbox-${_d%-tls}
+	$_prog -W0 -D -P "$PI/$_d.pid" -1 "$PI/$_d.out" -2 "$PI/$_d.err" \
+	    -l "$_l" || return 1
+	test_on_exit "pi_stop $_d"
+	wait_for 20 _pi_wait_port "$_port"
+}
+
+pi_stop() {
+	[ -f "$PI/$1.pid" ] || return 0
+	_p=$(cat "$PI/$1.pid")
+	kill -QUIT "$_p" 2>/dev/null
+	for _i in $(seq 1 60); do
+		kill -0 "$_p" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -KILL "$_p" 2>/dev/null
+	rm -f "$PI/$1.pid"
+}
+
+# A self-signed certificate for 127.0.0.1.
+pi_cert() {
+	[ -f "$PI/cert.pem" ] && return 0
+	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+	    -addext subjectAltName=IP:127.0.0.1 -keyout "$PI/key.pem" \
+	    -out "$PI/cert.pem" -days 2 >/dev/null 2>&1
+}
