@@ -365,7 +365,8 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			s = mlq__store_stmt(st, S_GHOST_PUT,
 			    "INSERT INTO ghost(msgid, thread, parent) VALUES (?, ?, ?) "
 			    "ON CONFLICT(msgid) DO UPDATE SET "
-			    "parent = coalesce(parent, excluded.parent)", err);
+			    "parent = coalesce(parent, excluded.parent)",
+			    err);
 			if (s == NULL)
 				return MLQ_EDB;
 			bind_text(s, 1, m->refs[i]);
