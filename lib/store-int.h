@@ -10,7 +10,7 @@
 enum store_stmt {
 	S_FIND_ID,
 	S_INSERT_MSG,
-	S_SET_THREAD,
+	S_NEXT_ID,
 	S_MSG_THREAD,
 	S_GHOST_THREAD,
 	S_GHOST_PUT,

@@ -313,70 +313,72 @@ merge_thread(struct mlq_store *st, int64_t from, int64_t into,
 }
 
 /*
- * Joins message id (Message-Id msgid) to every thread its references, or
- * earlier messages referring to it, belong to; references not stored yet
- * become ghosts so that a late parent joins the same thread.
+ * The thread of message id, not stored yet: every thread its references,
+ * or earlier messages referring to it (its ghost), belong to is merged
+ * into one; references not stored yet become ghosts so that a late parent
+ * joins the same thread.  Run before the insert, so the row and its raw
+ * blob are written once and the message's own ghost is still visible.
  */
 static enum mlq_status
 thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
-    struct mlq_err *err)
+    int64_t *thread, struct mlq_err *err)
 {
-	int64_t target = 0, t;
+	int64_t own, target, *ts = NULL;
 	bool ghost;
 	sqlite3_stmt *s;
 	enum mlq_status rc;
-	size_t i;
+	size_t i, j;
 
+	/* One lookup per id: the second pass reuses the first's answers. */
+	if (m->nrefs > 0 && (ts = calloc(m->nrefs, sizeof(*ts))) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	/* The smallest thread id wins: merges are then order-independent. */
-	if ((rc = thread_of(st, m->msgid, &t, &ghost, err)) != MLQ_OK)
-		return rc;
-	if (ghost)
-		target = t;
+	if ((rc = thread_of(st, m->msgid, &own, &ghost, err)) != MLQ_OK)
+		goto out;
+	target = own;
 	for (i = 0; i < m->nrefs; i++) {
-		if ((rc = thread_of(st, m->refs[i], &t, &ghost, err)) != MLQ_OK)
-			return rc;
-		if (t != 0 && (target == 0 || t < target))
-			target = t;
+		if ((rc = thread_of(st, m->refs[i], &ts[i], &ghost, err)) != MLQ_OK)
+			goto out;
+		if (ts[i] != 0 && (target == 0 || ts[i] < target))
+			target = ts[i];
 	}
 	if (target == 0)
 		target = id;
-	/* Second pass: merge every other thread into target. */
-	if ((rc = thread_of(st, m->msgid, &t, &ghost, err)) != MLQ_OK)
-		return rc;
-	if (ghost && t != target && (rc = merge_thread(st, t, target, err)) != MLQ_OK)
-		return rc;
+	/* Second pass: merge every other thread into target, once each. */
+	if (own != 0 && own != target &&
+	    (rc = merge_thread(st, own, target, err)) != MLQ_OK)
+		goto out;
 	for (i = 0; i < m->nrefs; i++) {
-		if ((rc = thread_of(st, m->refs[i], &t, &ghost, err)) != MLQ_OK)
-			return rc;
-		if (t != 0 && t != target &&
-		    (rc = merge_thread(st, t, target, err)) != MLQ_OK)
-			return rc;
-		if (t == 0) {
-			s = mlq__store_stmt(st, S_GHOST_PUT,
-			    "INSERT OR IGNORE INTO ghost(msgid, thread) VALUES (?, ?)",
-			    err);
-			if (s == NULL)
-				return MLQ_EDB;
-			bind_text(s, 1, m->refs[i]);
-			sqlite3_bind_int64(s, 2, target);
-			if ((rc = step_done(st, s, err, "add ghost")) != MLQ_OK)
-				return rc;
+		for (j = 0; j < i && ts[j] != ts[i]; j++)
+			;
+		if (ts[i] != 0 && ts[i] != target && ts[i] != own && j == i &&
+		    (rc = merge_thread(st, ts[i], target, err)) != MLQ_OK)
+			goto out;
+		if (ts[i] != 0)
+			continue;
+		s = mlq__store_stmt(st, S_GHOST_PUT,
+		    "INSERT OR IGNORE INTO ghost(msgid, thread) VALUES (?, ?)", err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			goto out;
 		}
+		bind_text(s, 1, m->refs[i]);
+		sqlite3_bind_int64(s, 2, target);
+		if ((rc = step_done(st, s, err, "add ghost")) != MLQ_OK)
+			goto out;
 	}
 	s = mlq__store_stmt(st, S_GHOST_DEL, "DELETE FROM ghost WHERE msgid = ?",
 	    err);
-	if (s == NULL)
-		return MLQ_EDB;
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
 	bind_text(s, 1, m->msgid);
-	if ((rc = step_done(st, s, err, "drop ghost")) != MLQ_OK)
-		return rc;
-	s = mlq__store_stmt(st, S_SET_THREAD,
-	    "UPDATE msg SET thread = ? WHERE id = ?", err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, target);
-	sqlite3_bind_int64(s, 2, id);
-	return step_done(st, s, err, "set thread");
+	if ((rc = step_done(st, s, err, "drop ghost")) == MLQ_OK)
+		*thread = target;
+out:
+	free(ts);
+	return rc;
 }
 
 /* ---- the message's rows ---- */
@@ -598,9 +600,22 @@ reverted_commit(struct mlq_buf *b, const struct mlq_msg *m)
 	return b->oom ? NULL : b->data;
 }
 
+/* The rowid the next insert gets, as SQLite would choose it: max + 1. */
 static enum mlq_status
-insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
-    struct mlq_err *err)
+next_msg_id(struct mlq_store *st, int64_t *id, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_NEXT_ID,
+	    "SELECT coalesce(max(id), 0) + 1 FROM msg", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	return step_int(st, s, id, err, "next message id");
+}
+
+static enum mlq_status
+insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t id,
+    int64_t thread, struct mlq_err *err)
 {
 	sqlite3_stmt *s;
 	enum mlq_status rc;
@@ -614,11 +629,12 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	commit = (own & MLQ_TAG_REVERT) ? reverted_commit(&st->scratch[1], m) :
 					  m->commit;
 	s = mlq__store_stmt(st, S_INSERT_MSG,
-	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
-	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
-	    "total, prefix, revert_of, commit_id, patch_id, insertions, deletions, "
-	    "own_tags, tags, status, raw, raw_len, added) VALUES (?, ?, 0, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "INSERT INTO msg(msgid, synthetic, parent, subject, norm, from_name, "
+	    "from_email, date, date_raw, kind, is_reply, version, idx, total, "
+	    "prefix, revert_of, commit_id, patch_id, insertions, deletions, "
+	    "own_tags, tags, status, raw, raw_len, added, thread, id) VALUES (?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -649,10 +665,11 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	sqlite3_bind_blob(s, 24, m->zraw, (int)m->zraw_len, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 25, (int64_t)m->raw_len);
 	sqlite3_bind_int64(s, 26, (int64_t)time(NULL));
+	sqlite3_bind_int64(s, 27, thread);
+	sqlite3_bind_int64(s, 28, id);
 	if ((rc = step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
-	*id = sqlite3_last_insert_rowid(st->db);
-	return add_tags(st, *id, own, err);
+	return add_tags(st, id, own, err);
 }
 
 enum mlq_status
@@ -660,7 +677,7 @@ mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
     bool *is_new, struct mlq_err *err)
 {
 	enum mlq_status rc;
-	int64_t id;
+	int64_t id, thread = 0;
 
 	*is_new = false;
 	if (list == NULL)
@@ -670,8 +687,9 @@ mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
 		return add_to_list(st, id, list, err);
 	if (rc != MLQ_NOTFOUND)
 		return rc;
-	if ((rc = insert_msg(st, m, &id, err)) != MLQ_OK ||
-	    (rc = thread_link(st, id, m, err)) != MLQ_OK ||
+	if ((rc = next_msg_id(st, &id, err)) != MLQ_OK ||
+	    (rc = thread_link(st, id, m, &thread, err)) != MLQ_OK ||
+	    (rc = insert_msg(st, m, id, thread, err)) != MLQ_OK ||
 	    (rc = add_to_list(st, id, list, err)) != MLQ_OK ||
 	    (rc = add_addrs(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_files(st, id, m, err)) != MLQ_OK ||
