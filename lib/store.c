@@ -103,10 +103,13 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 		    (rc = store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
 			MLQ_OK)) ||
 	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
-	    (rc = store_exec(st, "PRAGMA cache_size = -16000", err)) != MLQ_OK ||
-	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
+	    (rc = store_exec(st, "PRAGMA cache_size = -16000", err)) !=
+		MLQ_OK ||
+	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) !=
+		MLQ_OK ||
 	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK ||
-	    (!st->writable && (rc = store_exec(st, mmap_pragma, err)) != MLQ_OK)) {
+	    (!st->writable &&
+		(rc = store_exec(st, mmap_pragma, err)) != MLQ_OK)) {
 		mlq_store_close(st);
 		return rc;
 	}
@@ -357,7 +360,8 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		goto out;
 	target = own;
 	for (i = 0; i < m->nrefs; i++) {
-		if ((rc = thread_of(st, m->refs[i], &ts[i], &ghost, err)) != MLQ_OK)
+		if ((rc = thread_of(st, m->refs[i], &ts[i], &ghost, err)) !=
+		    MLQ_OK)
 			goto out;
 		if (ts[i] != 0 && (target == 0 || ts[i] < target))
 			target = ts[i];
@@ -377,7 +381,8 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if (ts[i] != 0)
 			continue;
 		s = mlq__store_stmt(st, S_GHOST_PUT,
-		    "INSERT OR IGNORE INTO ghost(msgid, thread) VALUES (?, ?)", err);
+		    "INSERT OR IGNORE INTO ghost(msgid, thread) VALUES (?, ?)",
+		    err);
 		if (s == NULL) {
 			rc = MLQ_EDB;
 			goto out;
