@@ -9,30 +9,45 @@
 
 #include "mlq-int.h"
 
-/* Appends one quoted FTS5 term, optionally column-filtered. */
+/* What unicode61 keeps in a token: letters and digits (any non-ASCII). */
+static bool
+is_token_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/*
+ * Appends a word as FTS5 terms, each quoted so that no user text is FTS5
+ * syntax.  The word is cut where the tokenizer would cut it ("nfs4_proc"
+ * is nfs4 AND proc): the index keeps no positions (detail=column), so a
+ * quoted string of several tokens, a phrase, cannot be asked.
+ */
 static void
 fts_term(struct mlq_buf *b, const char *col, const char *w, size_t n)
 {
 	bool prefix = n > 1 && w[n - 1] == '*';
-	size_t i;
+	size_t i, start;
 
 	if (prefix)
 		n--;
-	if (n == 0)
-		return;
-	if (b->len > 0)
-		mlq_buf_addstr(b, " AND ");
-	if (col != NULL)
-		mlq_buf_addf(b, "%s : ", col);
-	mlq_buf_addch(b, '"');
-	for (i = 0; i < n; i++) {
-		if (w[i] == '"')
-			mlq_buf_addch(b, '"');
-		mlq_buf_addch(b, w[i]);
+	for (i = 0; i < n;) {
+		while (i < n && !is_token_byte((unsigned char)w[i]))
+			i++;
+		if (i == n)
+			break;
+		for (start = i; i < n && is_token_byte((unsigned char)w[i]);)
+			i++;
+		if (b->len > 0)
+			mlq_buf_addstr(b, " AND ");
+		if (col != NULL)
+			mlq_buf_addf(b, "%s : ", col);
+		mlq_buf_addch(b, '"');
+		mlq_buf_add(b, w + start, i - start);
+		mlq_buf_addch(b, '"');
+		if (prefix && i == n)
+			mlq_buf_addch(b, '*');
 	}
-	mlq_buf_addch(b, '"');
-	if (prefix)
-		mlq_buf_addch(b, '*');
 }
 
 /* d:A..B, d:A.., d:..B or d:A (that one day). */

@@ -131,20 +131,22 @@ static void
 addr_filter(struct mlq_buf *sql, struct binds *b, const char *x,
     bool from_only)
 {
-	const char *role = from_only ? " AND role = 1" : "";
+	const char *role = from_only ? " AND me.role = 1" : "";
 	struct mlq_buf t;
 
 	mlq_buf_init(&t);
 	if (*x != '@' && strchr(x, '@') != NULL) {
 		for (; *x; x++)
 			mlq_buf_addch(&t, mlq__lower(*x));
-		mlq_buf_addf(sql, " AND m.id IN (SELECT msg FROM addr WHERE email = ?%s)",
+		mlq_buf_addf(sql, " AND m.id IN (SELECT me.msg FROM email e JOIN "
+				  "msg_email me ON me.email = e.id WHERE e.email = ?%s)",
 		    role);
 		bind_own(b, &t);
 	} else {
 		mlq__rdomain(&t, *x == '@' ? x + 1 : x);
-		mlq_buf_addf(sql, " AND m.id IN (SELECT msg FROM addr WHERE "
-				  "rdomain >= ? AND rdomain < ?%s)", role);
+		mlq_buf_addf(sql, " AND m.id IN (SELECT me.msg FROM email e JOIN "
+				  "msg_email me ON me.email = e.id WHERE "
+				  "e.rdomain >= ? AND e.rdomain < ?%s)", role);
 		bind_own(b, &t);
 		if (t.len > 0)
 			t.data[t.len - 1] = '/';

@@ -428,24 +428,53 @@ reverse_domain(struct mlq_buf *b, const char *email)
 	return b->oom ? "" : b->data;
 }
 
+/* The row id of an address, added on first sight. */
+static enum mlq_status
+email_id(struct mlq_store *st, const char *email, int64_t *id,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	s = mlq__store_stmt(st, S_EMAIL_FIND, "SELECT id FROM email WHERE email = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, email);
+	if ((rc = step_int(st, s, id, err, "find address")) != MLQ_NOTFOUND)
+		return rc;
+	s = mlq__store_stmt(st, S_EMAIL_ADD,
+	    "INSERT INTO email(email, rdomain) VALUES (?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_text(s, 1, email);
+	bind_text(s, 2, reverse_domain(&st->scratch[0], email));
+	if ((rc = step_done(st, s, err, "add address")) != MLQ_OK)
+		return rc;
+	*id = sqlite3_last_insert_rowid(st->db);
+	return MLQ_OK;
+}
+
 static enum mlq_status
 add_addr_row(struct mlq_store *st, int64_t id, const struct mlq_addr *ad,
     struct mlq_err *err)
 {
 	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int64_t eid;
 
 	if (ad->email == NULL || ad->email[0] == '\0')
 		return MLQ_OK;
+	if ((rc = email_id(st, ad->email, &eid, err)) != MLQ_OK)
+		return rc;
 	s = mlq__store_stmt(st, S_ADDR_ADD,
-	    "INSERT INTO addr(msg, role, email, rdomain, name) VALUES (?, ?, ?, ?, ?)",
+	    "INSERT OR IGNORE INTO msg_email(email, msg, role) VALUES (?, ?, ?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int(s, 2, (int)ad->role);
-	bind_text(s, 3, ad->email);
-	bind_text(s, 4, reverse_domain(&st->scratch[0], ad->email));
-	bind_text(s, 5, ad->name ? ad->name : "");
+	sqlite3_bind_int64(s, 1, eid);
+	sqlite3_bind_int64(s, 2, id);
+	sqlite3_bind_int(s, 3, (int)ad->role);
 	return step_done(st, s, err, "add address");
 }
 

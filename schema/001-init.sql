@@ -58,18 +58,22 @@ CREATE TABLE msg_list (
 CREATE INDEX msg_list_list ON msg_list(list, msg);
 
 -- Every address a message names: From (1), To (2), Cc (3), trailers (4).
--- rdomain is the domain reversed with a final dot ("edu.umn.cs."), so a
--- domain and its subdomains are one index range.
-CREATE TABLE addr (
+-- Each address is stored once; rdomain is its domain reversed with a
+-- final dot ("edu.umn.cs."), so a domain and its subdomains are one
+-- index range of email, and their messages one range of msg_email each.
+CREATE TABLE email (
+	id INTEGER PRIMARY KEY,
+	email TEXT NOT NULL UNIQUE,
+	rdomain TEXT NOT NULL
+);
+CREATE INDEX email_rdomain ON email(rdomain);
+CREATE TABLE msg_email (
+	email INTEGER NOT NULL REFERENCES email(id),
 	msg INTEGER NOT NULL REFERENCES msg(id),
 	role INTEGER NOT NULL,
-	email TEXT NOT NULL,
-	rdomain TEXT NOT NULL,
-	name TEXT NOT NULL
-);
-CREATE INDEX addr_rdomain ON addr(rdomain, role);
-CREATE INDEX addr_email ON addr(email, role);
-CREATE INDEX addr_msg ON addr(msg);
+	PRIMARY KEY (email, msg, role)
+) WITHOUT ROWID;
+CREATE INDEX msg_email_msg ON msg_email(msg);
 
 CREATE TABLE file (
 	msg INTEGER NOT NULL REFERENCES msg(id),
@@ -131,6 +135,8 @@ CREATE TABLE source (
 );
 
 -- Free text over subject and body.  Contentless: the text is in raw, so
--- the index holds only tokens; rowid is msg.id.
+-- the index holds only tokens; rowid is msg.id.  detail=column keeps which
+-- column a token is in but not its positions: a tenth of the database and
+-- of the writer's time, for phrase queries, which mlq does not offer.
 CREATE VIRTUAL TABLE fts USING fts5(subject, body, content='',
-	tokenize = 'unicode61 remove_diacritics 2');
+	detail = column, tokenize = 'unicode61 remove_diacritics 2');

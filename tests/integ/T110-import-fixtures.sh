@@ -45,6 +45,9 @@ is "$(cat "$TMP/err")" "mlq: import '$F/not-mail.txt': message 1: no mail header
 
 # Free text, files, dates.
 is "$(ids frob)" "attach-1@sample.test" "free text finds words in an attached patch"
+is "$(ids 'tools/frob.sh')" "attach-1@sample.test" "a word the tokenizer cuts is searched as its tokens"
+is "$(ids 'tool*')" "attach-1@sample.test" "a trailing * is a prefix search"
+is "$(ids '"NEAR(' 'OR' 'x)')" "" "FTS5 syntax in a query is only text"
 is "$(ids 'b:köln')" "latin1-qp-1@sample.test" "b: searches decoded bodies, diacritics folded"
 is "$(ids s:lookalike)" "" "s: searches only subjects"
 is "$(ids --file tools)" "attach-1@sample.test" "--file matches a directory"

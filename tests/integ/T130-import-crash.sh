@@ -28,7 +28,7 @@ for delay in 0.15 0.4 0.7 1.0; do
 	[ "$got" -le "$n" ]; ok $? "at most $n messages after the kill ($got)"
 	[ $((got % 50)) -eq 0 ] || [ "$got" -eq "$n" ]
 	ok $? "only whole batches of 50 were committed ($got)"
-	is "$(count 'SELECT count(*) FROM msg m WHERE NOT EXISTS (SELECT 1 FROM addr a WHERE a.msg = m.id AND a.role = 1) AND m.from_email != ""')" 0 \
+	is "$(count 'SELECT count(*) FROM msg m WHERE NOT EXISTS (SELECT 1 FROM msg_email a WHERE a.msg = m.id AND a.role = 1) AND m.from_email != ""')" 0 \
 	    "no message without its address rows"
 done
 out=$("$MLQ" import "$f")
