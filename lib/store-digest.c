@@ -29,24 +29,18 @@
 	       "m.total, m.parent IS NOT NULL AND m.kind = 0, m.kind > 0 AND NOT " SERIES_MEMBER( \
 		   "m")
 
-static const char *
-col_text(sqlite3_stmt *s, int i)
-{
-	return (const char *)sqlite3_column_text(s, i);
-}
-
 /* Columns 0..15 of DMSG_COLS, then the submission's id and sender. */
 static void
 dmsg_from_row(sqlite3_stmt *s, struct mlq__dmsg *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->id = sqlite3_column_int64(s, 0);
-	m->msgid = col_text(s, 1);
-	m->subject = col_text(s, 2);
-	m->from_name = col_text(s, 3);
-	m->from_email = col_text(s, 4);
-	m->list = col_text(s, 5);
-	m->norm = col_text(s, 6);
+	m->msgid = mlq__store_col_text(s, 1);
+	m->subject = mlq__store_col_text(s, 2);
+	m->from_name = mlq__store_col_text(s, 3);
+	m->from_email = mlq__store_col_text(s, 4);
+	m->list = mlq__store_col_text(s, 5);
+	m->norm = mlq__store_col_text(s, 6);
 	m->date_ok = sqlite3_column_type(s, 7) != SQLITE_NULL;
 	m->date = sqlite3_column_int64(s, 7);
 	m->kind = sqlite3_column_int(s, 8);
@@ -59,7 +53,7 @@ dmsg_from_row(sqlite3_stmt *s, struct mlq__dmsg *m)
 	m->top = sqlite3_column_int(s, 15) != 0;
 	if (sqlite3_column_count(s) > 16) {
 		m->sub = sqlite3_column_int64(s, 16);
-		m->sub_from = col_text(s, 17);
+		m->sub_from = mlq__store_col_text(s, 17);
 	}
 }
 
@@ -174,7 +168,7 @@ mlq__store_digest_lists(struct mlq_store *st, int64_t since, int64_t until,
 	sqlite3_bind_int(s, 5, MLQ_TAG_REVERT);
 	sqlite3_bind_int(s, 6, MLQ_TAG_APPLIED);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		l.list = col_text(s, 0);
+		l.list = mlq__store_col_text(s, 0);
 		l.submissions = sqlite3_column_int64(s, 1);
 		l.replies = sqlite3_column_int64(s, 2);
 		l.nacks = sqlite3_column_int64(s, 3);

@@ -102,4 +102,34 @@ void mlq__review_release(struct mlq_store *st);
 /* Applies every migration past the database's user_version. */
 enum mlq_status mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err);
 
+/* Binds text, or NULL for a NULL pointer; the text must outlive the step. */
+static inline void
+mlq__store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+}
+
+/* A column's text; NULL for SQL NULL. */
+static inline const char *
+mlq__store_col_text(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+/* Runs a statement that returns no rows, and resets it. */
+static inline enum mlq_status
+mlq__store_step_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,
+    const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, what);
+	return MLQ_OK;
+}
+
 #endif

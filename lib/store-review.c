@@ -29,27 +29,6 @@
 
 /* ---- small SQLite helpers ---- */
 
-static void
-bind_str(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v == NULL)
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
-}
-
-static enum mlq_status
-run_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,
-    const char *what)
-{
-	int rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, what);
-	return MLQ_OK;
-}
-
 static const char *
 col_str(sqlite3_stmt *s, int i)
 {
@@ -269,14 +248,14 @@ ref_add(struct mlq_store *st, int64_t id, int kind, const char *norm,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int(s, 2, kind);
-	bind_str(s, 3, norm);
-	bind_str(s, 4, commit);
+	mlq__store_bind_text(s, 3, norm);
+	mlq__store_bind_text(s, 4, commit);
 	if (commit != NULL && strlen(commit) >= CKEY_LEN) {
 		memcpy(ckey, commit, CKEY_LEN);
 		ckey[CKEY_LEN] = '\0';
 		sqlite3_bind_text(s, 5, ckey, -1, SQLITE_TRANSIENT);
 	}
-	return run_done(st, s, err, "record reference");
+	return mlq__store_step_done(st, s, err, "record reference");
 }
 
 /* ---- resolving links ---- */
@@ -374,8 +353,8 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 			    : mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 			goto out;
 		}
-		bind_str(s, 1, commit);
-		bind_str(s, 2, hi.data);
+		mlq__store_bind_text(s, 1, commit);
+		mlq__store_bind_text(s, 2, hi.data);
 		sqlite3_bind_int64(s, 3, src);
 		if ((rc = best_of(st, s, src_ok, src_date, &keep, out, err)) !=
 			MLQ_OK ||
@@ -390,7 +369,7 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 		rc = MLQ_EDB;
 		goto out;
 	}
-	bind_str(s, 1, norm);
+	mlq__store_bind_text(s, 1, norm);
 	sqlite3_bind_int64(s, 2, src);
 	rc = best_of(st, s, src_ok, src_date, &keep, out, err);
 out:
@@ -487,7 +466,7 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 	}
 	sqlite3_bind_int64(s, 1, src);
 	sqlite3_bind_int(s, 2, kind);
-	if ((rc = run_done(st, s, err, "drop links")) != MLQ_OK)
+	if ((rc = mlq__store_step_done(st, s, err, "drop links")) != MLQ_OK)
 		goto out;
 
 	for (i = 0; i < nrows; i++) {
@@ -507,7 +486,8 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 		sqlite3_bind_int64(s, 1, src);
 		sqlite3_bind_int64(s, 2, dst);
 		sqlite3_bind_int(s, 3, kind);
-		if ((rc = run_done(st, s, err, "add link")) != MLQ_OK)
+		if ((rc = mlq__store_step_done(st, s, err, "add link")) !=
+		    MLQ_OK)
 			goto out;
 		mark(st, dst);
 	}
@@ -579,7 +559,7 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 		    err);
 		if (s == NULL)
 			return MLQ_EDB;
-		bind_str(s, 1, norm);
+		mlq__store_bind_text(s, 1, norm);
 		rc = collect_naming(st, s, id, NULL, &v, &n, err);
 	}
 	if (rc == MLQ_OK && commit != NULL && strlen(commit) >= CKEY_LEN) {
@@ -628,8 +608,8 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_str(s, 1, m->subj.norm);
-	bind_str(s, 2, m->from.email ? m->from.email : "");
+	mlq__store_bind_text(s, 1, m->subj.norm);
+	mlq__store_bind_text(s, 2, m->from.email ? m->from.email : "");
 	sqlite3_bind_int(s, 3, version);
 	sqlite3_bind_int64(s, 4, id);
 	while (sqlite3_step(s) == SQLITE_ROW) {
@@ -653,7 +633,7 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		sqlite3_bind_int64(s, 1, older ? id : o);
 		sqlite3_bind_int64(s, 2, older ? o : id);
 		sqlite3_bind_int(s, 3, MLQ_LINK_VERSION);
-		rc = run_done(st, s, err, "link versions");
+		rc = mlq__store_step_done(st, s, err, "link versions");
 		mark(st, o);
 	}
 	if (rc == MLQ_OK && (over.oom || other.oom))
@@ -675,7 +655,7 @@ mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
 		return MLQ_EDB;
 	sqlite3_bind_int(s, 1, MLQ_TAG_REVERT);
 	sqlite3_bind_int64(s, 2, id);
-	return run_done(st, s, err, "tag revert");
+	return mlq__store_step_done(st, s, err, "tag revert");
 }
 
 /*
@@ -718,7 +698,7 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_str(s, 1, m->from.email ? m->from.email : "");
+	mlq__store_bind_text(s, 1, m->from.email ? m->from.email : "");
 	sqlite3_bind_int(s, 2, m->subj.version > 0 ? m->subj.version : 1);
 	sqlite3_bind_int(s, 3, m->subj.total);
 	sqlite3_bind_int64(s, 4, m->date - MLQ_REVIEW_SERIES_WINDOW);
@@ -750,7 +730,7 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 		}
 		sqlite3_bind_int64(s, 1, kind == 1 ? id : other.v[i]);
 		sqlite3_bind_int64(s, 2, kind == 1 ? other.v[i] : id);
-		rc = run_done(st, s, err, "link series");
+		rc = mlq__store_step_done(st, s, err, "link series");
 		mark(st, other.v[i]);
 	}
 	if (rc == MLQ_OK && other.oom)
@@ -1233,7 +1213,7 @@ store_node(struct mlq_store *st, const struct rv_node *n, struct mlq_err *err)
 	if (n->first >= 0)
 		sqlite3_bind_int64(s, 3, n->first);
 	sqlite3_bind_int64(s, 4, n->id);
-	if ((rc = run_done(st, s, err, "update tags")) != MLQ_OK)
+	if ((rc = mlq__store_step_done(st, s, err, "update tags")) != MLQ_OK)
 		return rc;
 	gone = n->old_tags & ~n->tags;
 	added = n->tags & ~n->old_tags;
@@ -1249,7 +1229,8 @@ store_node(struct mlq_store *st, const struct rv_node *n, struct mlq_err *err)
 			return MLQ_EDB;
 		sqlite3_bind_int(s, 1, (int)bit);
 		sqlite3_bind_int64(s, 2, n->id);
-		if ((rc = run_done(st, s, err, "update tag")) != MLQ_OK)
+		if ((rc = mlq__store_step_done(st, s, err, "update tag")) !=
+		    MLQ_OK)
 			return rc;
 	}
 	return MLQ_OK;
@@ -1545,7 +1526,7 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS old", -1, &s,
 		NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "attach");
-	bind_str(s, 1, old_path);
+	mlq__store_bind_text(s, 1, old_path);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		sqlite3_finalize(s);
 		return mlq__store_fail(st, err, "attach");

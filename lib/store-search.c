@@ -19,35 +19,29 @@
 	"(SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list " \
 	"WHERE ml.msg = m.id ORDER BY l.id LIMIT 1) FROM msg m "
 
-static const char *
-col_text(sqlite3_stmt *s, int i)
-{
-	return (const char *)sqlite3_column_text(s, i);
-}
-
 static void
 hit_from_row(sqlite3_stmt *s, struct mlq_hit *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->id = sqlite3_column_int64(s, 0);
-	h->msgid = col_text(s, 1);
-	h->subject = col_text(s, 2);
-	h->from_name = col_text(s, 3);
-	h->from_email = col_text(s, 4);
+	h->msgid = mlq__store_col_text(s, 1);
+	h->subject = mlq__store_col_text(s, 2);
+	h->from_name = mlq__store_col_text(s, 3);
+	h->from_email = mlq__store_col_text(s, 4);
 	h->date_ok = sqlite3_column_type(s, 5) != SQLITE_NULL;
 	h->date = sqlite3_column_int64(s, 5);
 	h->kind = sqlite3_column_int(s, 6);
 	h->status = (enum mlq_state)sqlite3_column_int(s, 7);
 	h->tags = (unsigned)sqlite3_column_int(s, 8);
-	h->parent = col_text(s, 9);
+	h->parent = mlq__store_col_text(s, 9);
 	h->thread = sqlite3_column_int64(s, 10);
 	h->version = sqlite3_column_int(s, 11);
 	h->index = sqlite3_column_int(s, 12);
 	h->total = sqlite3_column_int(s, 13);
 	h->insertions = sqlite3_column_int(s, 14);
 	h->deletions = sqlite3_column_int(s, 15);
-	h->date_raw = col_text(s, 16);
-	h->list = col_text(s, 17);
+	h->date_raw = mlq__store_col_text(s, 16);
+	h->list = mlq__store_col_text(s, 17);
 }
 
 /* Runs a prepared hit query to the end; MLQ_NOTFOUND for no rows. */
@@ -286,7 +280,8 @@ mlq_store_ghosts(struct mlq_store *st, int64_t thread, mlq_ghost_fn fn,
 		return mlq__store_fail(st, err, "read thread");
 	sqlite3_bind_int64(s, 1, thread);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		if (fn(col_text(s, 0), col_text(s, 1), arg) != 0)
+		if (fn(mlq__store_col_text(s, 0), mlq__store_col_text(s, 1),
+			arg) != 0)
 			break;
 	sqlite3_finalize(s);
 	return MLQ_OK;
@@ -329,8 +324,8 @@ mlq_store_files(struct mlq_store *st, int64_t id, mlq_file_fn fn, void *arg,
 		return mlq__store_fail(st, err, "read files");
 	sqlite3_bind_int64(s, 1, id);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		f.path = col_text(s, 0);
-		f.old_path = col_text(s, 1);
+		f.path = mlq__store_col_text(s, 0);
+		f.old_path = mlq__store_col_text(s, 1);
 		f.insertions = sqlite3_column_int(s, 2);
 		f.deletions = sqlite3_column_int(s, 3);
 		f.flags = (unsigned)sqlite3_column_int(s, 4);
@@ -355,10 +350,10 @@ mlq_store_trailers(struct mlq_store *st, int64_t id, mlq_trailer_fn fn,
 	sqlite3_bind_int64(s, 1, id);
 	memset(&t, 0, sizeof(t));
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		t.key = col_text(s, 0);
-		t.value = col_text(s, 1);
-		t.name = col_text(s, 2);
-		t.email = col_text(s, 3);
+		t.key = mlq__store_col_text(s, 0);
+		t.value = mlq__store_col_text(s, 1);
+		t.name = mlq__store_col_text(s, 2);
+		t.email = mlq__store_col_text(s, 3);
 		if (fn(&t, arg) != 0)
 			break;
 	}
@@ -380,8 +375,8 @@ mlq_store_evidence(struct mlq_store *st, int64_t id, mlq_evidence_fn fn,
 	sqlite3_bind_int64(s, 1, id);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		e.tag = (unsigned)sqlite3_column_int(s, 0);
-		e.rule = col_text(s, 1);
-		e.line = col_text(s, 2);
+		e.rule = mlq__store_col_text(s, 1);
+		e.line = mlq__store_col_text(s, 2);
 		if (fn(&e, arg) != 0)
 			break;
 	}

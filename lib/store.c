@@ -168,29 +168,6 @@ mlq_store_rollback(struct mlq_store *st)
 	mlq__review_reset(st);
 }
 
-/* Binds text, or NULL for a NULL pointer. */
-static void
-bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v == NULL)
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
-}
-
-/* Runs a statement that returns no rows. */
-static enum mlq_status
-step_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,
-    const char *what)
-{
-	int rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, what);
-	return MLQ_OK;
-}
-
 /* The first column of the first row as an integer; MLQ_NOTFOUND if none. */
 static enum mlq_status
 step_int(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
@@ -218,7 +195,7 @@ find_msg(struct mlq_store *st, const char *msgid, int64_t *id,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, msgid);
+	mlq__store_bind_text(s, 1, msgid);
 	return step_int(st, s, id, err, "find message");
 }
 
@@ -234,15 +211,15 @@ list_id(struct mlq_store *st, const char *name, int64_t *id,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, name);
+	mlq__store_bind_text(s, 1, name);
 	if ((rc = step_int(st, s, id, err, "find list")) != MLQ_NOTFOUND)
 		return rc;
 	s = mlq__store_stmt(st, S_LIST_ADD, "INSERT INTO list(name) VALUES (?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, name);
-	if ((rc = step_done(st, s, err, "add list")) != MLQ_OK)
+	mlq__store_bind_text(s, 1, name);
+	if ((rc = mlq__store_step_done(st, s, err, "add list")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);
 	return MLQ_OK;
@@ -266,7 +243,7 @@ add_to_list(struct mlq_store *st, int64_t msg, const char *list,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, msg);
 	sqlite3_bind_int64(s, 2, lid);
-	return step_done(st, s, err, "add message to list");
+	return mlq__store_step_done(st, s, err, "add message to list");
 }
 
 /* "linux-nfs.vger.kernel.org" names the list "linux-nfs". */
@@ -299,7 +276,7 @@ thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
 	    "SELECT thread FROM msg WHERE msgid = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, msgid);
+	mlq__store_bind_text(s, 1, msgid);
 	rc = step_int(st, s, thread, err, "find thread");
 	/* Thread 0 is the row being stored: what counts is its ghost. */
 	if (rc != MLQ_NOTFOUND && !(rc == MLQ_OK && *thread == 0))
@@ -308,7 +285,7 @@ thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
 	    "SELECT thread FROM ghost WHERE msgid = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, msgid);
+	mlq__store_bind_text(s, 1, msgid);
 	*is_ghost = true;
 	rc = step_int(st, s, thread, err, "find ghost");
 	if (rc == MLQ_NOTFOUND) {
@@ -331,7 +308,7 @@ merge_thread(struct mlq_store *st, int64_t from, int64_t into,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, into);
 	sqlite3_bind_int64(s, 2, from);
-	if ((rc = step_done(st, s, err, "merge threads")) != MLQ_OK)
+	if ((rc = mlq__store_step_done(st, s, err, "merge threads")) != MLQ_OK)
 		return rc;
 	s = mlq__store_stmt(st, S_MERGE_GHOST,
 	    "UPDATE ghost SET thread = ? WHERE thread = ?", err);
@@ -339,7 +316,7 @@ merge_thread(struct mlq_store *st, int64_t from, int64_t into,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, into);
 	sqlite3_bind_int64(s, 2, from);
-	return step_done(st, s, err, "merge ghost threads");
+	return mlq__store_step_done(st, s, err, "merge ghost threads");
 }
 
 /*
@@ -390,10 +367,12 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			    err);
 			if (s == NULL)
 				return MLQ_EDB;
-			bind_text(s, 1, m->refs[i]);
+			mlq__store_bind_text(s, 1, m->refs[i]);
 			sqlite3_bind_int64(s, 2, target);
-			bind_text(s, 3, i > 0 ? m->refs[i - 1] : NULL);
-			if ((rc = step_done(st, s, err, "add ghost")) != MLQ_OK)
+			mlq__store_bind_text(s, 3,
+			    i > 0 ? m->refs[i - 1] : NULL);
+			if ((rc = mlq__store_step_done(st, s, err,
+				 "add ghost")) != MLQ_OK)
 				return rc;
 		}
 	}
@@ -401,8 +380,8 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, m->msgid);
-	if ((rc = step_done(st, s, err, "drop ghost")) != MLQ_OK)
+	mlq__store_bind_text(s, 1, m->msgid);
+	if ((rc = mlq__store_step_done(st, s, err, "drop ghost")) != MLQ_OK)
 		return rc;
 	s = mlq__store_stmt(st, S_SET_THREAD,
 	    "UPDATE msg SET thread = ? WHERE id = ?", err);
@@ -410,7 +389,7 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, target);
 	sqlite3_bind_int64(s, 2, id);
-	return step_done(st, s, err, "set thread");
+	return mlq__store_step_done(st, s, err, "set thread");
 }
 
 /* ---- the message's rows ---- */
@@ -440,16 +419,16 @@ email_id(struct mlq_store *st, const char *email, int64_t *id,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, email);
+	mlq__store_bind_text(s, 1, email);
 	if ((rc = step_int(st, s, id, err, "find address")) != MLQ_NOTFOUND)
 		return rc;
 	s = mlq__store_stmt(st, S_EMAIL_ADD,
 	    "INSERT INTO email(email, rdomain) VALUES (?, ?)", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, email);
-	bind_text(s, 2, reverse_domain(&st->scratch[0], email));
-	if ((rc = step_done(st, s, err, "add address")) != MLQ_OK)
+	mlq__store_bind_text(s, 1, email);
+	mlq__store_bind_text(s, 2, reverse_domain(&st->scratch[0], email));
+	if ((rc = mlq__store_step_done(st, s, err, "add address")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);
 	return MLQ_OK;
@@ -475,7 +454,7 @@ add_addr_row(struct mlq_store *st, int64_t id, const struct mlq_addr *ad,
 	sqlite3_bind_int64(s, 1, eid);
 	sqlite3_bind_int64(s, 2, id);
 	sqlite3_bind_int(s, 3, (int)ad->role);
-	return step_done(st, s, err, "add address");
+	return mlq__store_step_done(st, s, err, "add address");
 }
 
 static enum mlq_status
@@ -516,13 +495,16 @@ add_files(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if (s == NULL)
 			return MLQ_EDB;
 		sqlite3_bind_int64(s, 1, id);
-		bind_text(s, 2, f->path);
-		bind_text(s, 3, f->old_path && strcmp(f->old_path, f->path) != 0 ?
-			f->old_path : NULL);
+		mlq__store_bind_text(s, 2, f->path);
+		mlq__store_bind_text(s, 3,
+		    f->old_path && strcmp(f->old_path, f->path) != 0
+			? f->old_path
+			: NULL);
 		sqlite3_bind_int(s, 4, f->insertions);
 		sqlite3_bind_int(s, 5, f->deletions);
 		sqlite3_bind_int(s, 6, (int)f->flags);
-		if ((rc = step_done(st, s, err, "add file")) != MLQ_OK)
+		if ((rc = mlq__store_step_done(st, s, err, "add file")) !=
+		    MLQ_OK)
 			return rc;
 	}
 	return MLQ_OK;
@@ -545,11 +527,12 @@ add_trailers(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if (s == NULL)
 			return MLQ_EDB;
 		sqlite3_bind_int64(s, 1, id);
-		bind_text(s, 2, t->key);
-		bind_text(s, 3, t->value);
-		bind_text(s, 4, t->name ? t->name : "");
-		bind_text(s, 5, t->email ? t->email : "");
-		if ((rc = step_done(st, s, err, "add trailer")) != MLQ_OK)
+		mlq__store_bind_text(s, 2, t->key);
+		mlq__store_bind_text(s, 3, t->value);
+		mlq__store_bind_text(s, 4, t->name ? t->name : "");
+		mlq__store_bind_text(s, 5, t->email ? t->email : "");
+		if ((rc = mlq__store_step_done(st, s, err, "add trailer")) !=
+		    MLQ_OK)
 			return rc;
 	}
 	return MLQ_OK;
@@ -573,9 +556,10 @@ add_evidence(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			return MLQ_EDB;
 		sqlite3_bind_int64(s, 1, id);
 		sqlite3_bind_int(s, 2, (int)e->tag);
-		bind_text(s, 3, e->rule ? e->rule : "");
-		bind_text(s, 4, e->line ? e->line : "");
-		if ((rc = step_done(st, s, err, "add evidence")) != MLQ_OK)
+		mlq__store_bind_text(s, 3, e->rule ? e->rule : "");
+		mlq__store_bind_text(s, 4, e->line ? e->line : "");
+		if ((rc = mlq__store_step_done(st, s, err, "add evidence")) !=
+		    MLQ_OK)
 			return rc;
 	}
 	return MLQ_OK;
@@ -597,7 +581,8 @@ add_tags(struct mlq_store *st, int64_t id, unsigned tags, struct mlq_err *err)
 			return MLQ_EDB;
 		sqlite3_bind_int(s, 1, (int)bit);
 		sqlite3_bind_int64(s, 2, id);
-		if ((rc = step_done(st, s, err, "add tag")) != MLQ_OK)
+		if ((rc = mlq__store_step_done(st, s, err, "add tag")) !=
+		    MLQ_OK)
 			return rc;
 	}
 	return MLQ_OK;
@@ -621,9 +606,9 @@ add_fts(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, m->subject);
+	mlq__store_bind_text(s, 2, m->subject);
 	sqlite3_bind_text(s, 3, m->body, (int)n, SQLITE_STATIC);
-	return step_done(st, s, err, "index text");
+	return mlq__store_step_done(st, s, err, "index text");
 }
 
 /* Which kind of submission a message is; 0 for replies and other mail. */
@@ -662,27 +647,29 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, m->msgid);
+	mlq__store_bind_text(s, 1, m->msgid);
 	sqlite3_bind_int(s, 2, m->msgid_synthetic);
-	bind_text(s, 3, m->nrefs ? m->refs[m->nrefs - 1] : NULL);
-	bind_text(s, 4, m->subject);
-	bind_text(s, 5, m->subj.norm ? m->subj.norm : "");
-	bind_text(s, 6, m->from.name);
-	bind_text(s, 7, m->from.email);
+	mlq__store_bind_text(s, 3, m->nrefs ? m->refs[m->nrefs - 1] : NULL);
+	mlq__store_bind_text(s, 4, m->subject);
+	mlq__store_bind_text(s, 5, m->subj.norm ? m->subj.norm : "");
+	mlq__store_bind_text(s, 6, m->from.name);
+	mlq__store_bind_text(s, 7, m->from.email);
 	if (m->date_ok)
 		sqlite3_bind_int64(s, 8, m->date);
-	bind_text(s, 9, m->date_raw);
+	mlq__store_bind_text(s, 9, m->date_raw);
 	sqlite3_bind_int(s, 10, kind);
 	sqlite3_bind_int(s, 11, m->subj.is_reply);
 	sqlite3_bind_int(s, 12, m->subj.version > 0 ? m->subj.version : 1);
 	sqlite3_bind_int(s, 13, m->subj.index);
 	sqlite3_bind_int(s, 14, m->subj.total);
-	bind_text(s, 15, m->subj.prefix ? m->subj.prefix : "");
-	bind_text(s, 16, m->subj.revert_depth > 0 ? m->subj.reverted : NULL);
+	mlq__store_bind_text(s, 15, m->subj.prefix ? m->subj.prefix : "");
+	mlq__store_bind_text(s, 16,
+	    m->subj.revert_depth > 0 ? m->subj.reverted : NULL);
 	/* The message's own commit (git show input); what a revert names
 	 * is the review engine's (table ref). */
-	bind_text(s, 17, m->commit);
-	bind_text(s, 18, m->patch.patch_id[0] ? m->patch.patch_id : NULL);
+	mlq__store_bind_text(s, 17, m->commit);
+	mlq__store_bind_text(s, 18,
+	    m->patch.patch_id[0] ? m->patch.patch_id : NULL);
 	sqlite3_bind_int(s, 19, m->patch.insertions);
 	sqlite3_bind_int(s, 20, m->patch.deletions);
 	sqlite3_bind_int(s, 21, (int)own);
@@ -691,7 +678,7 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	sqlite3_bind_blob(s, 24, m->zraw, (int)m->zraw_len, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 25, (int64_t)m->raw_len);
 	sqlite3_bind_int64(s, 26, (int64_t)time(NULL));
-	if ((rc = step_done(st, s, err, "store message")) != MLQ_OK)
+	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);
 	return add_tags(st, *id, own, err);
@@ -742,7 +729,7 @@ mlq_store_cursor_get(struct mlq_store *st, const char *source, char **out,
 	    "SELECT cursor FROM source WHERE name = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, source);
+	mlq__store_bind_text(s, 1, source);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW && (v = sqlite3_column_text(s, 0)) != NULL &&
 	    (*out = strdup((const char *)v)) == NULL) {
@@ -766,9 +753,9 @@ mlq_store_cursor_set(struct mlq_store *st, const char *source,
 	    "ON CONFLICT(name) DO UPDATE SET cursor = ?2", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, source);
-	bind_text(s, 2, cursor);
-	return step_done(st, s, err, "save cursor");
+	mlq__store_bind_text(s, 1, source);
+	mlq__store_bind_text(s, 2, cursor);
+	return mlq__store_step_done(st, s, err, "save cursor");
 }
 
 enum mlq_status
@@ -782,9 +769,9 @@ mlq__store_source_count(struct mlq_store *st, const char *source, uint64_t n,
 	    "ON CONFLICT(name) DO UPDATE SET ingested = ingested + ?2", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, source);
+	mlq__store_bind_text(s, 1, source);
 	sqlite3_bind_int64(s, 2, (int64_t)n);
-	return step_done(st, s, err, "count source messages");
+	return mlq__store_step_done(st, s, err, "count source messages");
 }
 
 enum mlq_status
@@ -800,33 +787,27 @@ mlq__store_source_save(struct mlq_store *st, const struct mlq_source_state *src,
 	    "next_poll = ?6, last_error = ?7", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, src->name);
-	bind_text(s, 2, src->url ? src->url : "");
-	bind_text(s, 3, src->kind ? src->kind : "");
+	mlq__store_bind_text(s, 1, src->name);
+	mlq__store_bind_text(s, 2, src->url ? src->url : "");
+	mlq__store_bind_text(s, 3, src->kind ? src->kind : "");
 	sqlite3_bind_int64(s, 4, src->last_poll);
 	sqlite3_bind_int64(s, 5, src->last_ok);
 	sqlite3_bind_int64(s, 6, src->next_poll);
-	bind_text(s, 7, src->last_error);
-	return step_done(st, s, err, "save source state");
-}
-
-static const char *
-col_text(sqlite3_stmt *s, int i)
-{
-	return (const char *)sqlite3_column_text(s, i);
+	mlq__store_bind_text(s, 7, src->last_error);
+	return mlq__store_step_done(st, s, err, "save source state");
 }
 
 static void
 source_from_row(sqlite3_stmt *s, struct mlq_source_state *o)
 {
-	o->name = col_text(s, 0);
-	o->url = col_text(s, 1);
-	o->kind = col_text(s, 2);
-	o->cursor = col_text(s, 3);
+	o->name = mlq__store_col_text(s, 0);
+	o->url = mlq__store_col_text(s, 1);
+	o->kind = mlq__store_col_text(s, 2);
+	o->cursor = mlq__store_col_text(s, 3);
 	o->last_poll = sqlite3_column_int64(s, 4);
 	o->last_ok = sqlite3_column_int64(s, 5);
 	o->next_poll = sqlite3_column_int64(s, 6);
-	o->last_error = col_text(s, 7);
+	o->last_error = mlq__store_col_text(s, 7);
 	o->ingested = (uint64_t)sqlite3_column_int64(s, 8);
 }
 
@@ -866,7 +847,7 @@ mlq_store_source_get(struct mlq_store *st, const char *name,
 	s = mlq__store_stmt(st, S_SOURCE_GET, SOURCE_COLS " WHERE name = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	bind_text(s, 1, name);
+	mlq__store_bind_text(s, 1, name);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		/* Row text stays valid until the statement is reset. */
