@@ -245,40 +245,16 @@ conf_parse_bool(const char *s, bool *out)
 	return false;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t
-conf_days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
+/* "all", or a day YYYY-MM-DD (UTC midnight) from 1970 on. */
 static bool
 conf_parse_since(const char *s, int64_t *out)
 {
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30,
-		31 };
-	int64_t y, m, d;
-
 	if (strcmp(s, "all") == 0) {
 		*out = 0;
 		return true;
 	}
-	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-' ||
-	    !conf_number(s, 4, 9999, &y) || !conf_number(s + 5, 2, 12, &m) ||
-	    !conf_number(s + 8, 2, 31, &d))
-		return false;
-	if (y < 1970 || m < 1 || d < 1 || d > mdays[m - 1] ||
-	    (m == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400))))
-		return false;
-	*out = conf_days_from_civil(y, m, d) * 86400;
-	return *out > 0;
+	/* Only the absolute form: "7d" in a config would mean a moving date. */
+	return strlen(s) == 10 && mlq_date_parse_arg(s, 0, out) && *out > 0;
 }
 
 static bool
