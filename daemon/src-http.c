@@ -260,6 +260,10 @@ http_request(struct http *h, const char *url, bool post)
 	CURL *e;
 
 	http_reset_response(h);
+	/* The previous transfer of this poll is done: its handle goes. */
+	if (h->easy != NULL)
+		curl_easy_cleanup(h->easy);
+	h->easy = NULL;
 	if ((e = curl_easy_init()) == NULL) {
 		http_end(h, MLQ_ENOMEM, "curl_easy_init failed");
 		return;
