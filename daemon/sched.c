@@ -63,6 +63,8 @@ sched_done(struct source *src, bool ok)
 		    ? src->retry_after
 		    : SCHED_RETRY_AFTER_CAP;
 		src->retry_after = 0;
+		mlq_warnx("source '%s': the server asks to retry after %llds",
+		    src->name, (long long)delay);
 		sched_arm(src, delay, false);
 		return;
 	}
