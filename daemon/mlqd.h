@@ -83,7 +83,7 @@ struct mlqd {
 	char *db_path;
 	char *pidfile;
 	struct source_list sources;
-	struct event *ev_term, *ev_int, *ev_hup, *ev_pipe;
+	struct event *ev_term, *ev_int, *ev_hup;
 	bool once;
 	bool stopping;
 	bool store_failed; /* the store broke: stop with exit 3 */
