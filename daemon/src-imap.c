@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -483,6 +484,43 @@ imap_select(mailimap *imap, const char *mbox, uint32_t *validity)
 	return true;
 }
 
+/*
+ * With no cursor and a 'since', the UID before the first message the
+ * selected mailbox received on or after that day; *found false if none.
+ */
+static enum mlq_status
+imap_since_uid(struct imap *im, mailimap *imap, uint32_t *after, bool *found,
+    char *why, size_t whylen)
+{
+	struct mailimap_search_key *key;
+	clist *res = NULL;
+	clistiter *it;
+	time_t t = (time_t)im->src->since;
+	uint32_t min = 0, *u;
+	struct tm tm;
+	int r;
+
+	gmtime_r(&t, &tm);
+	key = mailimap_search_key_new_since(
+	    mailimap_date_new(tm.tm_mday, tm.tm_mon + 1, tm.tm_year + 1900));
+	r = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_why(why, whylen, "%s: UID SEARCH SINCE failed", im->host);
+		return MLQ_ENET;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		u = clist_content(it);
+		if (min == 0 || *u < min)
+			min = *u;
+	}
+	mailimap_search_result_free(res);
+	*found = min != 0;
+	if (min != 0)
+		*after = min - 1;
+	return MLQ_OK;
+}
+
 static enum mlq_status
 imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 {
@@ -509,6 +547,27 @@ imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 		mlq_warnx(
 		    "source '%s': UIDVALIDITY changed from %u to %u: resyncing by Message-Id",
 		    im->src->name, im->cur_validity, validity);
+	if (after == 0 && im->src->since > 0) {
+		bool found = false;
+		uint32_t v;
+
+		/* Slices in order until one holds mail from that day on. */
+		for (k = 0;; k++) {
+			if (sliced && k != 0) {
+				snprintf(slice, sizeof(slice), "%s.%u",
+				    im->mailbox, k);
+				if (!imap_select(imap, slice, &v))
+					break;
+			}
+			st = imap_since_uid(im, imap, &after, &found, why,
+			    whylen);
+			if (st != MLQ_OK || found || !sliced)
+				break;
+		}
+		/* The slice found is selected; the loop below starts there. */
+		if (st != MLQ_OK || !found)
+			return st;
+	}
 	if (!sliced)
 		return imap_sync_mailbox(im, imap, &after, 0, validity, why,
 		    whylen);

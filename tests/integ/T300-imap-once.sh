@@ -49,6 +49,20 @@ is "$(stored_ids | wc -l)" 647 "the same set"
 export MLQ_DB="$TMP/mlq.db"
 sed -i 's,INBOX.mlq.test.0$,inbox.mlq.test,' "$MLQ_CONFIG"
 
+# since: the first backfill starts at the first UID received that day.
+export MLQ_DB="$TMP/since.db"
+cat >"$TMP/since.conf" <<EOC
+[source "late"]
+url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
+since = 2021-04-20
+EOC
+run_ok "--once with since" "$MLQD" -c "$TMP/since.conf" --once
+n=$(stored_ids | wc -l)
+ok "$([ "$n" -gt 0 ] && [ "$n" -lt 647 ]; echo $?)" "only part of the inbox: $n"
+has_id imap-new@example.com
+ok $? "including the newest"
+export MLQ_DB="$TMP/mlq.db"
+
 # Re-creating the inbox changes UIDVALIDITY: resync by Message-Id.
 pi_stop imapd
 rm -rf "$PI/inboxes/mlq"
