@@ -234,6 +234,7 @@ http_reset_response(struct http *h)
 	h->split = NULL;
 	mlq_buf_reset(&h->small);
 	h->count = 0;
+	h->retry_after = 0;
 	h->fail = MLQ_OK;
 	mlq_err_clear(&h->err);
 }
