@@ -64,6 +64,7 @@ struct source {
 	bool stopping; /* stop() was called */
 	int failures;  /* consecutive */
 	int64_t retry_after; /* seconds a server asked for; 0 none */
+	bool again;	     /* the poll already waited (IMAP IDLE): go on */
 	int64_t last_poll, last_ok, next_poll; /* UTC seconds */
 	char last_error[256];
 	uint64_t poll_new; /* messages handed over during this poll */
@@ -103,6 +104,11 @@ void source_poll(struct source *src);
  * re-arms the timer.  why is NULL on success.
  */
 void source_done(struct source *src, enum mlq_status st, const char *why);
+/*
+ * A poll that has caught up and now waits for news (IMAP IDLE) records
+ * its success so far; its source_done() comes when the wait ends.
+ */
+void source_idle(struct source *src);
 /* Stops every source; the loop ends when the last poll is done. */
 void source_stop_all(struct mlqd *d);
 void source_free_all(struct mlqd *d);

@@ -51,6 +51,13 @@ sched_done(struct source *src, bool ok)
 {
 	int64_t delay;
 
+	if (ok && src->again) {
+		src->failures = 0;
+		src->again = false;
+		sched_arm(src, 0, false);
+		return;
+	}
+	src->again = false;
 	if (ok) {
 		src->failures = 0;
 		delay = src->interval;

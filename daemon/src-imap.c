@@ -19,6 +19,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -53,6 +54,7 @@ struct imap_msg {
 
 enum imap_note {
 	IMAP_BATCH,
+	IMAP_IDLE, /* synced; now waiting in IDLE */
 	IMAP_DONE,
 };
 
@@ -64,6 +66,7 @@ struct imap_report {
 	char cursor[64];
 	enum mlq_status st; /* IMAP_DONE */
 	char why[256];
+	bool idled; /* IDLE already waited for new mail: poll again now */
 };
 
 struct imap {
@@ -87,6 +90,9 @@ struct imap {
 	enum mlq_status ack;
 
 	/* handed to the worker for one poll */
+	bool idle_ok;	   /* not --once: wait in IDLE after syncing */
+	int64_t idle_secs; /* at most this long (the interval) */
+	bool idled;
 	char *password;
 	uint32_t cur_validity, cur_uid;
 	bool have_cursor;
@@ -521,6 +527,41 @@ imap_since_uid(struct imap *im, mailimap *imap, uint32_t *after, bool *found,
 	return MLQ_OK;
 }
 
+/*
+ * Waits in IDLE on 'mbox' until the server announces mail, the interval
+ * is over or the loop asks us to stop; polling again then costs nothing
+ * when there is nothing new.  Servers without IDLE: returns at once.
+ */
+static void
+imap_idle(struct imap *im, mailimap *imap, const char *mbox)
+{
+	struct mailimap_capability_data *cap = NULL;
+	struct imap_report *r;
+	struct pollfd pfd;
+	uint32_t v;
+	time_t end;
+
+	if (!mailimap_has_idle(imap) &&
+	    mailimap_capability(imap, &cap) == MAILIMAP_NO_ERROR)
+		mailimap_capability_data_free(cap);
+	if (!mailimap_has_idle(imap) || !imap_select(imap, mbox, &v) ||
+	    mailimap_idle(imap) != MAILIMAP_NO_ERROR)
+		return;
+	im->idled = true;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		abort();
+	r->type = IMAP_IDLE;
+	imap_report_send(im, r);
+	pfd.fd = mailimap_idle_get_fd(imap);
+	pfd.events = POLLIN;
+	end = time(NULL) + (time_t)im->idle_secs;
+	/* Short waits, so a stop request is seen within half a second. */
+	while (!atomic_load(&im->stop) && time(NULL) < end)
+		if (poll(&pfd, 1, 500) != 0)
+			break;
+	mailimap_idle_done(imap);
+}
+
 static enum mlq_status
 imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 {
@@ -568,17 +609,27 @@ imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 		if (st != MLQ_OK || !found)
 			return st;
 	}
-	if (!sliced)
-		return imap_sync_mailbox(im, imap, &after, 0, validity, why,
+	if (!sliced) {
+		st = imap_sync_mailbox(im, imap, &after, 0, validity, why,
 		    whylen);
+		if (st == MLQ_OK && im->idle_ok && !atomic_load(&im->stop))
+			imap_idle(im, imap, im->mailbox);
+		return st;
+	}
 	/* Slices hold inbox-wide UIDs: start at the one after the cursor. */
 	for (k = after / IMAP_SLICE;; k++) {
 		snprintf(slice, sizeof(slice), "%s.%u", im->mailbox, k);
 		if (k != 0) {
 			uint32_t v;
 
-			if (!imap_select(imap, slice, &v))
+			if (!imap_select(imap, slice, &v)) {
+				/* New mail lands in the last slice. */
+				snprintf(slice, sizeof(slice), "%s.%u",
+				    im->mailbox, k - 1);
+				if (im->idle_ok && !atomic_load(&im->stop))
+					imap_idle(im, imap, slice);
 				break;
+			}
 			if (v != validity) {
 				imap_why(why, whylen,
 				    "%s: slice %s has another UIDVALIDITY",
@@ -609,7 +660,9 @@ imap_worker(void *arg)
 		snprintf(r->why, sizeof(r->why), "mailimap_new failed");
 	} else {
 		mailimap_set_timeout(imap, IMAP_TIMEOUT);
+		im->idled = false;
 		r->st = imap_run(im, imap, r->why, sizeof(r->why));
+		r->idled = im->idled;
 		if (imap->imap_stream != NULL)
 			mailimap_logout(imap);
 		mailimap_free(imap);
@@ -668,6 +721,11 @@ imap_on_report(evutil_socket_t fd, short kind, void *arg)
 		free(r);
 		return;
 	}
+	if (r->type == IMAP_IDLE) {
+		free(r);
+		source_idle(im->src);
+		return;
+	}
 	pthread_join(im->thread, NULL);
 	im->running = false;
 	if (im->password != NULL) {
@@ -675,6 +733,7 @@ imap_on_report(evutil_socket_t fd, short kind, void *arg)
 		im->password = NULL;
 	}
 	st = r->st;
+	im->src->again = r->idled;
 	snprintf(why, sizeof(why), "%s", r->why);
 	free(r);
 	/* May free the source (and im) if a reload dropped it. */
@@ -723,6 +782,8 @@ imap_poll(struct source *src)
 		}
 	}
 	atomic_store(&im->stop, false);
+	im->idle_ok = !src->d->once;
+	im->idle_secs = src->interval;
 	if (pthread_create(&im->thread, NULL, imap_worker, im) != 0) {
 		mlq_conf_secret_free(im->password);
 		im->password = NULL;
