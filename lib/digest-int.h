@@ -61,8 +61,9 @@ enum mlq_status mlq__store_digest_links(struct mlq_store *st, int64_t id,
     int kind, int64_t *ids, size_t max, size_t *n, struct mlq_err *err);
 /*
  * The newest submission before 'before' whose normalized title is norm,
- * from 'email' if not NULL, with a version below 'below' if > 0; *id 0
- * when none.  For reverts and versions the link table does not know yet.
+ * from 'email' if not NULL, with a version below 'below' if > 0 (else
+ * no revert itself); *id 0 when none.  For reverts and versions the link
+ * table does not know yet.
  */
 enum mlq_status mlq__store_digest_title(struct mlq_store *st, const char *norm,
     const char *email, int below, int64_t before, int64_t *id,

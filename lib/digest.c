@@ -17,7 +17,7 @@
 /* An unanswered question is reported this long after it was asked. */
 #define QUESTION_AGE (2 * DAY)
 
-struct build {
+struct digest_build {
 	struct mlq_store *st;
 	struct mlq_digest *d;
 	const struct mlq_conf *conf;
@@ -32,7 +32,7 @@ struct build {
 };
 
 static void *
-grow(struct build *b, void *arr, size_t n, size_t size)
+digest_grow(struct digest_build *b, void *arr, size_t n, size_t size)
 {
 	void *p = mlq_arena_grow(b->d->arena, arr, n, size);
 
@@ -43,7 +43,7 @@ grow(struct build *b, void *arr, size_t n, size_t size)
 }
 
 static const char *
-dup(struct build *b, const char *s)
+digest_strdup(struct digest_build *b, const char *s)
 {
 	char *p;
 
@@ -56,7 +56,7 @@ dup(struct build *b, const char *s)
 }
 
 static const char *
-dup_buf(struct build *b, struct mlq_buf *t)
+digest_strbuf(struct digest_build *b, struct mlq_buf *t)
 {
 	if (t->oom) {
 		if (b->rc == MLQ_OK)
@@ -64,7 +64,7 @@ dup_buf(struct build *b, struct mlq_buf *t)
 			    "digest: out of memory");
 		return NULL;
 	}
-	return dup(b, t->data);
+	return digest_strdup(b, t->data);
 }
 
 /* ---- text helpers ---- */
@@ -136,7 +136,7 @@ mlq__pct_encode(struct mlq_buf *b, const char *s)
  * UTF-8 replaced, whitespace folded and trimmed, cut to 'max' code points.
  */
 static const char *
-clean(struct build *b, const char *s, size_t max)
+digest_clean(struct digest_build *b, const char *s, size_t max)
 {
 	struct mlq_buf e, t;
 	const char *r;
@@ -165,7 +165,7 @@ clean(struct build *b, const char *s, size_t max)
 		space = false;
 		mlq_buf_addch(&t, e.data[i]);
 	}
-	r = dup_buf(b, &t);
+	r = digest_strbuf(b, &t);
 	mlq_buf_release(&e);
 	mlq_buf_release(&t);
 	return r;
@@ -175,7 +175,7 @@ clean(struct build *b, const char *s, size_t max)
 
 /* The public-inbox URL of a message from an http(s) source, else <msgid>. */
 static const char *
-link_of(struct build *b, const char *msgid, const char *list)
+digest_link(struct digest_build *b, const char *msgid, const char *list)
 {
 	const struct mlq_conf_source *src;
 	struct mlq_buf t;
@@ -203,22 +203,24 @@ link_of(struct build *b, const char *msgid, const char *list)
 		mlq_text_escape(&t, msgid, strlen(msgid));
 		mlq_buf_addch(&t, '>');
 	}
-	r = dup_buf(b, &t);
+	r = digest_strbuf(b, &t);
 	mlq_buf_release(&t);
 	return r;
 }
 
 static void
-to_msg(struct build *b, const struct mlq__dmsg *m, struct mlq_digest_msg *out)
+digest_msg(struct digest_build *b, const struct mlq__dmsg *m,
+    struct mlq_digest_msg *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->id = m->id;
-	out->msgid = dup(b, m->msgid);
-	out->subject = clean(b, m->subject, MLQ_DIGEST_SUBJECT_COLS);
-	out->from_name = clean(b, m->from_name, MLQ_DIGEST_SUBJECT_COLS);
-	out->from_email = clean(b, m->from_email, MLQ_DIGEST_SUBJECT_COLS);
-	out->list = dup(b, m->list);
-	out->link = link_of(b, m->msgid, m->list);
+	out->msgid = digest_strdup(b, m->msgid);
+	out->subject = digest_clean(b, m->subject, MLQ_DIGEST_SUBJECT_COLS);
+	out->from_name = digest_clean(b, m->from_name, MLQ_DIGEST_SUBJECT_COLS);
+	out->from_email =
+	    digest_clean(b, m->from_email, MLQ_DIGEST_SUBJECT_COLS);
+	out->list = digest_strdup(b, m->list);
+	out->link = digest_link(b, m->msgid, m->list);
 	out->date_ok = m->date_ok;
 	out->date = m->date;
 	out->kind = m->kind;
@@ -227,36 +229,37 @@ to_msg(struct build *b, const struct mlq__dmsg *m, struct mlq_digest_msg *out)
 }
 
 static int
-got_msg(const struct mlq__dmsg *m, void *arg)
+digest_got(const struct mlq__dmsg *m, void *arg)
 {
-	struct build *b = arg;
+	struct digest_build *b = arg;
 
 	b->got = *m;
-	b->got.msgid = dup(b, m->msgid);
-	b->got.subject = dup(b, m->subject);
-	b->got.from_name = dup(b, m->from_name);
-	b->got.from_email = dup(b, m->from_email);
-	b->got.list = dup(b, m->list);
-	b->got.norm = dup(b, m->norm);
-	b->got.sub_from = dup(b, m->sub_from);
+	b->got.msgid = digest_strdup(b, m->msgid);
+	b->got.subject = digest_strdup(b, m->subject);
+	b->got.from_name = digest_strdup(b, m->from_name);
+	b->got.from_email = digest_strdup(b, m->from_email);
+	b->got.list = digest_strdup(b, m->list);
+	b->got.norm = digest_strdup(b, m->norm);
+	b->got.sub_from = digest_strdup(b, m->sub_from);
 	b->have_got = true;
 	return 1;
 }
 
 /* Message id as a digest message; false when absent or on failure. */
 static bool
-get_msg(struct build *b, int64_t id, struct mlq_digest_msg *out,
+digest_get(struct digest_build *b, int64_t id, struct mlq_digest_msg *out,
     enum mlq_state *status)
 {
 	enum mlq_status rc;
 
 	b->have_got = false;
-	rc = mlq__store_digest_get(b->st, id, b->d->list, got_msg, b, b->err);
+	rc =
+	    mlq__store_digest_get(b->st, id, b->d->list, digest_got, b, b->err);
 	if (rc != MLQ_OK && rc != MLQ_NOTFOUND && b->rc == MLQ_OK)
 		b->rc = rc;
 	if (!b->have_got || b->rc != MLQ_OK)
 		return false;
-	to_msg(b, &b->got, out);
+	digest_msg(b, &b->got, out);
 	if (status != NULL)
 		*status = b->got.status;
 	return true;
@@ -264,7 +267,7 @@ get_msg(struct build *b, int64_t id, struct mlq_digest_msg *out,
 
 /* The section's item for message id, added if new; NULL when full. */
 static struct mlq_digest_item *
-item_for(struct build *b, enum mlq_digest_section sec,
+digest_item(struct digest_build *b, enum mlq_digest_section sec,
     const struct mlq_digest_msg *m)
 {
 	struct mlq_digest *d = b->d;
@@ -278,7 +281,7 @@ item_for(struct build *b, enum mlq_digest_section sec,
 		d->nmore[sec]++;
 		return NULL;
 	}
-	items = grow(b, d->items[sec], d->nitems[sec], sizeof(*items));
+	items = digest_grow(b, d->items[sec], d->nitems[sec], sizeof(*items));
 	if (items == NULL)
 		return NULL;
 	d->items[sec] = items;
@@ -288,21 +291,21 @@ item_for(struct build *b, enum mlq_digest_section sec,
 }
 
 static void
-rel_add(struct build *b, struct mlq_digest_item *it,
+digest_rel_add(struct digest_build *b, struct mlq_digest_item *it,
     const struct mlq_digest_msg *m)
 {
 	struct mlq_digest_msg *rel;
 
 	if (it == NULL)
 		return;
-	if ((rel = grow(b, it->rel, it->nrel, sizeof(*rel))) == NULL)
+	if ((rel = digest_grow(b, it->rel, it->nrel, sizeof(*rel))) == NULL)
 		return;
 	it->rel = rel;
 	rel[it->nrel++] = *m;
 }
 
 static bool
-is_watched(const struct mlq_digest *d, const char *email)
+digest_is_watched(const struct mlq_digest *d, const char *email)
 {
 	const char *at = strrchr(email, '@'), *w, *dom;
 	size_t i, dl, wl;
@@ -331,57 +334,58 @@ is_watched(const struct mlq_digest *d, const char *email)
 }
 
 static int
-collect(const struct mlq__dmsg *m, void *arg)
+digest_collect(const struct mlq__dmsg *m, void *arg)
 {
-	struct build *b = arg;
+	struct digest_build *b = arg;
 	struct mlq__dmsg *arr, *c;
 
-	if ((arr = grow(b, b->msgs, b->nmsgs, sizeof(*arr))) == NULL)
+	if ((arr = digest_grow(b, b->msgs, b->nmsgs, sizeof(*arr))) == NULL)
 		return 1;
 	b->msgs = arr;
 	c = &arr[b->nmsgs++];
 	*c = *m;
-	c->msgid = dup(b, m->msgid);
-	c->subject = dup(b, m->subject);
-	c->from_name = dup(b, m->from_name);
-	c->from_email = dup(b, m->from_email);
-	c->list = dup(b, m->list);
-	c->norm = dup(b, m->norm);
-	c->sub_from = dup(b, m->sub_from);
+	c->msgid = digest_strdup(b, m->msgid);
+	c->subject = digest_strdup(b, m->subject);
+	c->from_name = digest_strdup(b, m->from_name);
+	c->from_email = digest_strdup(b, m->from_email);
+	c->list = digest_strdup(b, m->list);
+	c->norm = digest_strdup(b, m->norm);
+	c->sub_from = digest_strdup(b, m->sub_from);
 	return b->rc != MLQ_OK;
 }
 
 /* Reads [since, until) into b->msgs. */
 static void
-read_window(struct build *b, int64_t since, int64_t until)
+digest_window(struct digest_build *b, int64_t since, int64_t until)
 {
 	enum mlq_status rc;
 
 	b->msgs = NULL;
 	b->nmsgs = 0;
-	rc = mlq__store_digest_msgs(b->st, since, until, b->d->list, collect, b,
-	    b->err);
+	rc = mlq__store_digest_msgs(b->st, since, until, b->d->list,
+	    digest_collect, b, b->err);
 	if (rc != MLQ_OK && rc != MLQ_NOTFOUND && b->rc == MLQ_OK)
 		b->rc = rc;
 }
 
 static int
-on_list(const struct mlq_digest_list *l, void *arg)
+digest_on_list(const struct mlq_digest_list *l, void *arg)
 {
-	struct build *b = arg;
+	struct digest_build *b = arg;
 	struct mlq_digest_list *arr;
 
-	if ((arr = grow(b, b->d->lists, b->d->nlists, sizeof(*arr))) == NULL)
+	if ((arr = digest_grow(b, b->d->lists, b->d->nlists, sizeof(*arr))) ==
+	    NULL)
 		return 1;
 	b->d->lists = arr;
 	arr[b->d->nlists] = *l;
-	arr[b->d->nlists++].list = dup(b, l->list);
+	arr[b->d->nlists++].list = digest_strdup(b, l->list);
 	return 0;
 }
 
 /* The original a revert reverts: the link, else the quoted title. */
 static void
-add_revert(struct build *b, const struct mlq__dmsg *m)
+digest_revert(struct digest_build *b, const struct mlq__dmsg *m)
 {
 	struct mlq_digest_msg msg, orig;
 	struct mlq_digest_item *it;
@@ -390,8 +394,8 @@ add_revert(struct build *b, const struct mlq__dmsg *m)
 	size_t n;
 	enum mlq_status rc;
 
-	to_msg(b, m, &msg);
-	if ((it = item_for(b, MLQ_DIGEST_REVERTS, &msg)) == NULL)
+	digest_msg(b, m, &msg);
+	if ((it = digest_item(b, MLQ_DIGEST_REVERTS, &msg)) == NULL)
 		return;
 	rc = mlq__store_digest_links(b->st, m->id, MLQ_LINK_REVERT, ids, 1, &n,
 	    b->err);
@@ -408,13 +412,13 @@ add_revert(struct build *b, const struct mlq__dmsg *m)
 		b->rc = rc;
 		return;
 	}
-	if (id != 0 && get_msg(b, id, &orig, NULL))
-		rel_add(b, it, &orig);
+	if (id != 0 && digest_get(b, id, &orig, NULL))
+		digest_rel_add(b, it, &orig);
 }
 
 /* Older versions of a vN submission: the links, else same author and title. */
 static void
-add_versions(struct build *b, const struct mlq__dmsg *m)
+digest_versions(struct digest_build *b, const struct mlq__dmsg *m)
 {
 	struct mlq_digest_msg newer, older;
 	int64_t ids[16];
@@ -435,26 +439,27 @@ add_versions(struct build *b, const struct mlq__dmsg *m)
 	}
 	if (n == 0)
 		return;
-	to_msg(b, m, &newer);
+	digest_msg(b, m, &newer);
 	for (i = 0; i < n; i++)
-		if (get_msg(b, ids[i], &older, NULL))
-			rel_add(b, item_for(b, MLQ_DIGEST_SUPERSEDED, &older),
+		if (digest_get(b, ids[i], &older, NULL))
+			digest_rel_add(b,
+			    digest_item(b, MLQ_DIGEST_SUPERSEDED, &older),
 			    &newer);
 }
 
 static void
-add_nack(struct build *b, const struct mlq__dmsg *m)
+digest_nack(struct digest_build *b, const struct mlq__dmsg *m)
 {
 	struct mlq_digest_msg sub, reply;
 
-	if (!get_msg(b, m->sub, &sub, NULL))
+	if (!digest_get(b, m->sub, &sub, NULL))
 		return;
-	to_msg(b, m, &reply);
-	rel_add(b, item_for(b, MLQ_DIGEST_NACKED, &sub), &reply);
+	digest_msg(b, m, &reply);
+	digest_rel_add(b, digest_item(b, MLQ_DIGEST_NACKED, &sub), &reply);
 }
 
 static int
-cmp_email(const void *x, const void *y)
+digest_cmp_email(const void *x, const void *y)
 {
 	const struct mlq__dmsg *const *a = x, *const *b = y;
 	int c = strcmp((*a)->from_email, (*b)->from_email);
@@ -465,7 +470,7 @@ cmp_email(const void *x, const void *y)
 }
 
 static int
-cmp_reviewer(const void *x, const void *y)
+digest_cmp_reviewer(const void *x, const void *y)
 {
 	const struct mlq_digest_reviewer *a = x, *b = y;
 
@@ -476,7 +481,7 @@ cmp_reviewer(const void *x, const void *y)
 
 /* Replies to someone else's submission, counted per sender. */
 static void
-add_reviewers(struct build *b)
+digest_reviewers(struct digest_build *b)
 {
 	struct mlq_digest *d = b->d;
 	const struct mlq__dmsg **r;
@@ -496,7 +501,7 @@ add_reviewers(struct build *b)
 		    *b->msgs[i].from_email != '\0' &&
 		    strcmp(b->msgs[i].from_email, b->msgs[i].sub_from) != 0)
 			r[n++] = &b->msgs[i];
-	qsort(r, n, sizeof(*r), cmp_email);
+	qsort(r, n, sizeof(*r), digest_cmp_email);
 	for (i = 0; i < n; i = j) {
 		name = "";
 		for (j = i;
@@ -504,49 +509,50 @@ add_reviewers(struct build *b)
 		     j++)
 			if (*r[j]->from_name != '\0')
 				name = r[j]->from_name;
-		if ((g = grow(b, rv, nrv, sizeof(*rv))) == NULL)
+		if ((g = digest_grow(b, rv, nrv, sizeof(*rv))) == NULL)
 			break;
 		rv = g;
-		rv[nrv].name = clean(b, name, MLQ_DIGEST_SUBJECT_COLS);
+		rv[nrv].name = digest_clean(b, name, MLQ_DIGEST_SUBJECT_COLS);
 		rv[nrv].email =
-		    clean(b, r[i]->from_email, MLQ_DIGEST_SUBJECT_COLS);
+		    digest_clean(b, r[i]->from_email, MLQ_DIGEST_SUBJECT_COLS);
 		rv[nrv++].replies = (int64_t)(j - i);
 	}
 	free(r);
 	if (rv == NULL)
 		return;
-	qsort(rv, nrv, sizeof(*rv), cmp_reviewer);
+	qsort(rv, nrv, sizeof(*rv), digest_cmp_reviewer);
 	d->reviewers = rv;
 	d->nreviewers = nrv < MLQ_DIGEST_REVIEWERS ? nrv : MLQ_DIGEST_REVIEWERS;
 }
 
 static void
-scan_period(struct build *b)
+digest_scan_period(struct digest_build *b)
 {
 	const struct mlq__dmsg *m;
 	struct mlq_digest_msg msg;
 	size_t i;
 
-	read_window(b, b->d->since, b->d->until);
+	digest_window(b, b->d->since, b->d->until);
 	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
 		m = &b->msgs[i];
-		if (m->kind > 0 && m->top && is_watched(b->d, m->from_email)) {
-			to_msg(b, m, &msg);
-			item_for(b, MLQ_DIGEST_WATCHED, &msg);
+		if (m->kind > 0 && m->top &&
+		    digest_is_watched(b->d, m->from_email)) {
+			digest_msg(b, m, &msg);
+			digest_item(b, MLQ_DIGEST_WATCHED, &msg);
 		}
 		if (m->kind > 0 && (m->own_tags & MLQ_TAG_REVERT))
-			add_revert(b, m);
+			digest_revert(b, m);
 		if (m->is_reply && (m->own_tags & MLQ_TAG_NACK) && m->sub != 0)
-			add_nack(b, m);
+			digest_nack(b, m);
 		if (m->kind > 0 && m->top && m->version > 1)
-			add_versions(b, m);
+			digest_versions(b, m);
 	}
 	if (b->rc == MLQ_OK)
-		add_reviewers(b);
+		digest_reviewers(b);
 }
 
 static bool
-is_closed(enum mlq_state s)
+digest_is_closed(enum mlq_state s)
 {
 	return s == MLQ_STATE_APPLIED || s == MLQ_STATE_NACKED ||
 	    s == MLQ_STATE_REVERTED || s == MLQ_STATE_SUPERSEDED;
@@ -554,7 +560,7 @@ is_closed(enum mlq_state s)
 
 /* Questions asked long enough ago that the submitter has not answered. */
 static void
-scan_questions(struct build *b)
+digest_scan_questions(struct digest_build *b)
 {
 	const struct mlq__dmsg *m;
 	struct mlq_digest_msg sub, q;
@@ -563,7 +569,7 @@ scan_questions(struct build *b)
 	size_t i;
 	bool answered;
 
-	read_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
+	digest_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
 	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
 		m = &b->msgs[i];
 		if (!m->is_reply || !(m->own_tags & MLQ_TAG_QUESTION) ||
@@ -574,16 +580,18 @@ scan_questions(struct build *b)
 		    b->d->until, &answered, b->err);
 		if (b->rc != MLQ_OK || answered)
 			continue;
-		if (!get_msg(b, m->sub, &sub, &status) || is_closed(status))
+		if (!digest_get(b, m->sub, &sub, &status) ||
+		    digest_is_closed(status))
 			continue;
-		to_msg(b, m, &q);
-		rel_add(b, item_for(b, MLQ_DIGEST_QUESTIONS, &sub), &q);
+		digest_msg(b, m, &q);
+		digest_rel_add(b, digest_item(b, MLQ_DIGEST_QUESTIONS, &sub),
+		    &q);
 	}
 }
 
 /* Submissions nobody but their author answered within the deadline. */
 static void
-scan_unreviewed(struct build *b)
+digest_scan_unreviewed(struct digest_build *b)
 {
 	const struct mlq__dmsg *m;
 	struct mlq_digest_msg msg;
@@ -591,7 +599,7 @@ scan_unreviewed(struct build *b)
 	size_t i;
 	bool reviewed;
 
-	read_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
+	digest_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
 	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
 		m = &b->msgs[i];
 		if (m->kind == 0 || !m->top || m->status != MLQ_STATE_PENDING)
@@ -600,20 +608,20 @@ scan_unreviewed(struct build *b)
 		    false, b->d->until, &reviewed, b->err);
 		if (b->rc != MLQ_OK || reviewed)
 			continue;
-		to_msg(b, m, &msg);
-		item_for(b, MLQ_DIGEST_UNREVIEWED, &msg);
+		digest_msg(b, m, &msg);
+		digest_item(b, MLQ_DIGEST_UNREVIEWED, &msg);
 	}
 }
 
 static void
-set_title(struct build *b)
+digest_title(struct digest_build *b)
 {
 	struct mlq_buf t;
 	char label[64];
 	size_t i;
 
 	mlq_digest_label(b->d->since, b->d->until, label, sizeof(label));
-	b->d->label = dup(b, label);
+	b->d->label = digest_strdup(b, label);
 	mlq_buf_init(&t);
 	mlq_buf_addstr(&t, "mlq digest: ");
 	if (b->d->list != NULL) {
@@ -625,7 +633,7 @@ set_title(struct build *b)
 		mlq_buf_addstr(&t, "all lists");
 	}
 	mlq_buf_addf(&t, ", %s", label);
-	b->d->title = clean(b, t.oom ? "" : t.data, 2 * DIGEST_WIDTH);
+	b->d->title = digest_clean(b, t.oom ? "" : t.data, 2 * DIGEST_WIDTH);
 	mlq_buf_release(&t);
 }
 
@@ -633,7 +641,7 @@ enum mlq_status
 mlq_digest_build(struct mlq_store *st, const struct mlq_digest_opts *opts,
     struct mlq_digest **out, struct mlq_err *err)
 {
-	struct build b;
+	struct digest_build b;
 	struct mlq_digest *d;
 	size_t i;
 
@@ -652,24 +660,24 @@ mlq_digest_build(struct mlq_store *st, const struct mlq_digest_opts *opts,
 	d->until = opts->until;
 	d->unreviewed_days =
 	    opts->unreviewed_days > 0 ? opts->unreviewed_days : 14;
-	d->list = dup(&b, opts->list);
+	d->list = digest_strdup(&b, opts->list);
 	if (opts->nwatch > 0 && opts->nwatch < SIZE_MAX / sizeof(*d->watch) &&
 	    (d->watch = mlq_arena_alloc(d->arena,
 		 opts->nwatch * sizeof(*d->watch))) != NULL) {
 		for (i = 0; i < opts->nwatch; i++)
-			d->watch[i] = dup(&b, opts->watch[i]);
+			d->watch[i] = digest_strdup(&b, opts->watch[i]);
 		d->nwatch = opts->nwatch;
 	}
-	set_title(&b);
+	digest_title(&b);
 	if (b.rc == MLQ_OK)
 		b.rc = mlq__store_digest_lists(st, d->since, d->until, d->list,
-		    on_list, &b, err);
+		    digest_on_list, &b, err);
 	if (b.rc == MLQ_OK)
-		scan_period(&b);
+		digest_scan_period(&b);
 	if (b.rc == MLQ_OK)
-		scan_questions(&b);
+		digest_scan_questions(&b);
 	if (b.rc == MLQ_OK)
-		scan_unreviewed(&b);
+		digest_scan_unreviewed(&b);
 	if (b.rc != MLQ_OK) {
 		mlq_digest_free(d);
 		return b.rc;
@@ -708,7 +716,7 @@ enum fmt { FMT_DAY, FMT_MINUTE, FMT_ZONE };
 
 /* A local date: "2021-04-20", "2021-04-20 08:00" or "08:00 CEST". */
 static void
-fmt_local(int64_t t, enum fmt f, char *out, size_t n)
+digest_fmt_local(int64_t t, enum fmt f, char *out, size_t n)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -727,7 +735,7 @@ fmt_local(int64_t t, enum fmt f, char *out, size_t n)
 }
 
 static void
-heading(struct mlq_buf *b, const char *title)
+digest_heading(struct mlq_buf *b, const char *title)
 {
 	size_t i, n = mlq__cols(title, strlen(title));
 
@@ -740,15 +748,15 @@ heading(struct mlq_buf *b, const char *title)
 
 /* "2021-04-20, Jane Doe <jane@umn.edu>, pending" */
 static void
-msg_line(struct mlq_buf *b, const struct mlq_digest_msg *m, const char *ind,
-    bool status)
+digest_msg_line(struct mlq_buf *b, const struct mlq_digest_msg *m,
+    const char *ind, bool status)
 {
 	struct mlq_buf t;
 	char date[32] = "unknown date";
 
 	mlq_buf_init(&t);
 	if (m->date_ok)
-		fmt_local(m->date, FMT_DAY, date, sizeof(date));
+		digest_fmt_local(m->date, FMT_DAY, date, sizeof(date));
 	mlq_buf_addf(&t, "%s, ", date);
 	if (*m->from_name != '\0')
 		mlq_buf_addf(&t, "%s <%s>", m->from_name, m->from_email);
@@ -762,16 +770,16 @@ msg_line(struct mlq_buf *b, const struct mlq_digest_msg *m, const char *ind,
 
 /* A message in full: subject, date/sender/status, link. */
 static void
-msg_block(struct mlq_buf *b, const struct mlq_digest_msg *m, const char *first,
-    const char *ind)
+digest_msg_block(struct mlq_buf *b, const struct mlq_digest_msg *m,
+    const char *first, const char *ind)
 {
 	mlq__wrap(b, first, ind, m->subject, DIGEST_WIDTH);
-	msg_line(b, m, ind, true);
+	digest_msg_line(b, m, ind, true);
 	mlq__wrap(b, ind, ind, m->link, DIGEST_WIDTH);
 }
 
 static void
-rel_lines(struct mlq_buf *b, enum mlq_digest_section sec,
+digest_rel_lines(struct mlq_buf *b, enum mlq_digest_section sec,
     const struct mlq_digest_item *it)
 {
 	struct mlq_buf t;
@@ -786,18 +794,19 @@ rel_lines(struct mlq_buf *b, enum mlq_digest_section sec,
 		switch (sec) {
 		case MLQ_DIGEST_REVERTS:
 			mlq_buf_addstr(b, "  Reverts:\n");
-			msg_block(b, r, "    ", "    ");
+			digest_msg_block(b, r, "    ", "    ");
 			break;
 		case MLQ_DIGEST_SUPERSEDED:
 			mlq_buf_addf(b, "  Superseded by v%d:\n", r->version);
-			msg_block(b, r, "    ", "    ");
+			digest_msg_block(b, r, "    ", "    ");
 			break;
 		case MLQ_DIGEST_NACKED:
 		case MLQ_DIGEST_QUESTIONS:
 			mlq_buf_init(&t);
 			snprintf(date, sizeof(date), "unknown date");
 			if (r->date_ok)
-				fmt_local(r->date, FMT_DAY, date, sizeof(date));
+				digest_fmt_local(r->date, FMT_DAY, date,
+				    sizeof(date));
 			mlq_buf_addf(&t, "%s by %s%s<%s>, %s",
 			    sec == MLQ_DIGEST_NACKED ? "NACKed" : "Asked",
 			    r->from_name, *r->from_name ? " " : "",
@@ -812,8 +821,8 @@ rel_lines(struct mlq_buf *b, enum mlq_digest_section sec,
 }
 
 static const char *
-section_title(const struct mlq_digest *d, enum mlq_digest_section s, char *buf,
-    size_t n)
+digest_section_title(const struct mlq_digest *d, enum mlq_digest_section s,
+    char *buf, size_t n)
 {
 	switch (s) {
 	case MLQ_DIGEST_WATCHED:
@@ -835,7 +844,7 @@ section_title(const struct mlq_digest *d, enum mlq_digest_section s, char *buf,
 }
 
 static void
-summary(struct mlq_buf *b, const struct mlq_digest_list *l)
+digest_summary(struct mlq_buf *b, const struct mlq_digest_list *l)
 {
 	struct mlq_buf t;
 
@@ -862,8 +871,8 @@ mlq_digest_render(const struct mlq_digest *d, struct mlq_buf *b)
 	bool any = d->nlists > 0;
 
 	mlq__wrap(b, "", "", d->title, DIGEST_WIDTH);
-	fmt_local(d->since, FMT_MINUTE, from, sizeof(from));
-	fmt_local(d->until, FMT_ZONE, to, sizeof(to));
+	digest_fmt_local(d->since, FMT_MINUTE, from, sizeof(from));
+	digest_fmt_local(d->until, FMT_ZONE, to, sizeof(to));
 	mlq_buf_init(&t);
 	mlq_buf_addf(&t, "From %s to %s", from, to);
 	mlq__wrap(b, "", "", t.data, DIGEST_WIDTH);
@@ -876,26 +885,26 @@ mlq_digest_render(const struct mlq_digest *d, struct mlq_buf *b)
 	}
 	mlq_buf_release(&t);
 	if (d->nlists > 0) {
-		heading(b, "Summary");
+		digest_heading(b, "Summary");
 		for (i = 0; i < d->nlists; i++)
-			summary(b, &d->lists[i]);
+			digest_summary(b, &d->lists[i]);
 	}
 	for (s = 0; s < MLQ_DIGEST_NSECTIONS; s++) {
 		if (d->nitems[s] == 0)
 			continue;
 		any = true;
-		heading(b, section_title(d, s, buf, sizeof(buf)));
+		digest_heading(b, digest_section_title(d, s, buf, sizeof(buf)));
 		for (i = 0; i < d->nitems[s]; i++) {
 			if (i > 0)
 				mlq_buf_addch(b, '\n');
-			msg_block(b, &d->items[s][i].msg, "* ", "  ");
-			rel_lines(b, s, &d->items[s][i]);
+			digest_msg_block(b, &d->items[s][i].msg, "* ", "  ");
+			digest_rel_lines(b, s, &d->items[s][i]);
 		}
 		if (d->nmore[s] > 0)
 			mlq_buf_addf(b, "\n(and %zu more)\n", d->nmore[s]);
 	}
 	if (d->nreviewers > 0) {
-		heading(b, "Most active reviewers");
+		digest_heading(b, "Most active reviewers");
 		for (i = 0; i < d->nreviewers; i++) {
 			mlq_buf_init(&t);
 			mlq_buf_addf(&t, "%s%s<%s>", d->reviewers[i].name,

@@ -111,8 +111,8 @@ enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
     void *arg, struct mlq_err *err);
 /*
  * Copies what a rebuild cannot re-derive from the mail of the database at
- * old_path into st: source rows (cursors, counts, errors) and when each
- * message was first stored.
+ * old_path into st: source rows (cursors, counts, errors), when each
+ * message was first stored, and the digests sent.
  */
 enum mlq_status mlq__store_copy_meta(struct mlq_store *st,
     const char *old_path, struct mlq_err *err);

@@ -854,7 +854,9 @@ struct mlq_digest_state {
  * harmless.  'st' must be writable.  MLQ_NOTFOUND when no schedule is
  * configured; MLQ_EINPUT when [digest] lacks smtp, from or to; MLQ_ENET
  * when the server could not be reached or refused (err has its answer).
- * Blocks for the SMTP exchange (bounded by MLQ_SMTP_TIMEOUT).
+ * Blocks for the SMTP exchange (bounded by MLQ_SMTP_TIMEOUT, plus 30 s to
+ * connect).  It keeps no global state and uses only its arguments, so a
+ * caller may run it on a thread of its own with a store handle of its own.
  */
 enum mlq_status mlq_digest_send_due(struct mlq_store *st,
     const struct mlq_conf *c, int64_t now, struct mlq_digest_state *ds,
@@ -902,8 +904,9 @@ enum mlq_status mlq_smtp_msgid(const char *from, char *out, size_t n,
  * with "smtp-password" from the secrets file.  MLQ_ENET on failure, with
  * the server's answer in err and *retryable true for a 4xx answer or a
  * network failure, false for a 5xx answer or a TLS or login failure.
- * MLQ_EINPUT when [digest] lacks smtp, from or to, or the secret is
- * missing.  The password never appears in err.
+ * MLQ_EINPUT when [digest] lacks smtp, from or to, when the secret is
+ * missing, or when it would go in clear (smtp-starttls = no) to another
+ * host than this one.  The password never appears in err.
  */
 enum mlq_status mlq_smtp_send(const struct mlq_conf *c, const char *mail,
     size_t len, bool *retryable, struct mlq_err *err);

@@ -54,7 +54,8 @@ mlq__qp_encode(struct mlq_buf *b, const char *text, size_t len)
 				enc = next == 0 || col + 1 + next > QP_LINE - 1;
 			}
 			tok = enc ? 3 : 1;
-			if (col + tok > QP_LINE - 1 && q + 1 < eol) {
+			/* Room for the soft break's '=' unless the line ends here. */
+			if (col + tok > (q + 1 < eol ? QP_LINE - 1 : QP_LINE)) {
 				mlq_buf_addstr(b, "=\r\n");
 				col = 0;
 				if (*q == '.' ||
@@ -310,6 +311,30 @@ smtp_fail(struct mlq_err *err, const char *url, CURLcode rc, long code,
 	return st;
 }
 
+/* smtp://[user@]127.0.0.1|localhost|[::1][:port]: a password never leaves the host. */
+static bool
+smtp_is_loopback(const char *url)
+{
+	static const char *const hosts[] = { "127.0.0.1", "localhost",
+		"[::1]" };
+	const char *h = strstr(url, "://"), *at, *end;
+	size_t i, n;
+
+	if (h == NULL)
+		return false;
+	h += 3;
+	end = h + strcspn(h, "/?#");
+	if ((at = memchr(h, '@', (size_t)(end - h))) != NULL)
+		h = at + 1;
+	for (i = 0; i < MLQ__ARRAY_SIZE(hosts); i++) {
+		n = strlen(hosts[i]);
+		if (strncmp(h, hosts[i], n) == 0 &&
+		    (h[n] == ':' || h + n == end))
+			return true;
+	}
+	return false;
+}
+
 enum mlq_status
 mlq_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
     bool *retryable, struct mlq_err *err)
@@ -324,11 +349,17 @@ mlq_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
 	CURL *h;
 	long code = 0;
 	size_t i;
+	bool tls;
 
 	*retryable = false;
 	if (dg->smtp == NULL || dg->from == NULL || dg->nto == 0)
 		return mlq_err_set(err, MLQ_EINPUT,
 		    "digest: [digest] needs smtp, from and to to mail");
+	tls = strncmp(dg->smtp, "smtps://", 8) == 0 || dg->smtp_starttls;
+	if (dg->smtp_user != NULL && !tls && !smtp_is_loopback(dg->smtp))
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "digest: smtp-user with smtp-starttls = no would send the "
+		    "password in clear: use smtps:// or STARTTLS");
 	if (dg->smtp_user != NULL) {
 		st = mlq_conf_secret(c, "smtp-password", &password, err);
 		if (st == MLQ_NOTFOUND)
@@ -370,9 +401,7 @@ mlq_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)MLQ_SMTP_TIMEOUT);
 	/* smtps:// is TLS from the start; smtp:// must upgrade unless told not. */
 	curl_easy_setopt(h, CURLOPT_USE_SSL,
-	    strncmp(dg->smtp, "smtps://", 8) == 0 || dg->smtp_starttls
-		? (long)CURLUSESSL_ALL
-		: (long)CURLUSESSL_NONE);
+	    tls ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
 	if (dg->tls_ca != NULL)

@@ -258,7 +258,7 @@ mlq__store_digest_title(struct mlq_store *st, const char *norm,
 	if (sqlite3_prepare_v2(st->db,
 		"SELECT m.id FROM msg m WHERE m.norm = ?1 AND m.kind > 0 "
 		"AND m.date < ?2 AND (?3 IS NULL OR m.from_email = ?3) "
-		"AND (?4 = 0 OR m.version < ?4) AND (m.own_tags & ?5) = 0 "
+		"AND (?4 = 0 OR m.version < ?4) AND (?4 > 0 OR (m.own_tags & ?5) = 0) "
 		"AND NOT " SERIES_MEMBER(
 		    "m") " ORDER BY m.date DESC, m.id DESC "
 			 "LIMIT 1",

@@ -1333,6 +1333,10 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 		"last_error, ingested FROM old.source",
 		"UPDATE msg SET added = coalesce((SELECT o.added FROM old.msg o "
 		"WHERE o.msgid = msg.msgid), added)",
+		/* Digests sent stay sent: a reindex must not mail one again. */
+		"INSERT INTO digest_sent(period_start, period_end, scheduled, "
+		"sent, message_id, recipients) SELECT period_start, period_end, "
+		"scheduled, sent, message_id, recipients FROM old.digest_sent",
 	};
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;

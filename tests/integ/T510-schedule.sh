@@ -5,8 +5,14 @@
 # failed send retried and never recorded.
 . "$top_srcdir/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/smtp-lib.sh"
+need sqlite3
 
 export TZ=UTC
+
+# Scheduled periods recorded as sent.
+recorded() {
+	sqlite3 "$MLQ_DB" "SELECT count(*) FROM digest_sent WHERE scheduled = 1"
+}
 
 conf() {
 	cat >"$MLQ_CONFIG" <<EOC
@@ -79,6 +85,7 @@ is "$(grep -c "smtp 'smtp://127.0.0.1:$SMTP_PORT'" "$TMP/err")" 1 \
     "names the server: $(tail -n 1 "$TMP/err")"
 at "2021-07-26 08:10"
 is $? 3 "still down: fails again, not marked sent"
+is "$(recorded)" 8 "eight periods recorded, the failed one not"
 smtp_start store
 at "2021-07-26 08:20"
 is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W29" \
@@ -87,6 +94,10 @@ at "2021-07-26 08:30"
 is "$(cat "$TMP/out")" "no digest due; next check by 2021-07-26T09:30:00Z" \
     "and not again"
 is "$(smtp_subjects | grep -c W29)" 1 "week 29 arrived once"
+is "$(recorded)" 9 "and is recorded"
+W29=$(grep -l 'week 2021-W29' "$MAILDIR"/new/*)
+is "<$(sqlite3 "$MLQ_DB" "SELECT message_id FROM digest_sent WHERE period_start = $(utc "2021-07-19 08:00") AND period_end = $(utc "2021-07-26 08:00")")>" \
+    "$(sed -n 's/^Message-Id: //p' "$W29")" "the record names the mail's Message-Id"
 
 # Daily: the periods after the last one sent.
 conf "daily 06:30"
@@ -113,6 +124,13 @@ is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T06:00:00Z" \
 TZ=Europe/Berlin at "2021-04-26 06:00"
 is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
     "Berlin: due at 08:00 local"
+
+# A reindex keeps the record: nothing is mailed again.
+run_ok "reindex" "$MLQ" reindex
+TZ=Europe/Berlin at "2021-04-26 06:10"
+is "$(cat "$TMP/out")" "no digest due; next check by 2021-04-26T07:10:00Z" \
+    "after a reindex the sent week stays sent"
+is "$(recorded)" 2 "both records survive the reindex"
 
 # The scheduled digest is the config's; --list belongs to a dated one.
 MLQ_NOW=$(utc "2021-07-29 07:00") "$MLQ" digest --send --list x >/dev/null 2>&1

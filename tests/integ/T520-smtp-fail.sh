@@ -5,7 +5,7 @@
 # unless turned off; certificates are verified; no password is printed.
 . "$top_srcdir/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/smtp-lib.sh"
-need openssl
+need openssl sqlite3
 
 export TZ=UTC
 MLQ_NOW=$(utc "2021-04-26 09:00")
@@ -51,6 +51,7 @@ is "$(grep -c "server said '550 5.1.1 <bad@example.org>: Recipient address rejec
     "the server's answer is named: $(tail -n 1 "$TMP/err")"
 is "$(grep -c 'will retry' "$TMP/err")" 0 "a 5xx is not called temporary"
 is "$(smtp_count)" 0 "nothing delivered"
+is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM digest_sent")" 0 "nothing recorded"
 conf "$PLAIN" "maint@example.org" "smtp-starttls = no"
 "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
 is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
@@ -64,6 +65,8 @@ MLQ_NOW=$(utc "2021-05-03 08:00") "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
 is $? 3 "451: runtime failure"
 is "$(grep -c "server said '451 4.3.0 Mail server temporarily rejected message' (will retry)" "$TMP/err")" 1 \
     "a 4xx is reported as temporary"
+is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM digest_sent")" 1 \
+    "only the week that went through is recorded"
 smtp_stop
 
 # STARTTLS is required on smtp:// unless turned off.
@@ -98,21 +101,37 @@ conf "$PLAIN" "maint@example.org" "tls-ca = $TMP/cert.pem"
 ok $? "STARTTLS with tls-ca: sent"
 is "$(smtp_count)" 3 "delivered after STARTTLS"
 
-# A login the server refuses: the error never shows the password.
+smtp_stop
+
+# AUTH after STARTTLS with the password from the secrets file; a refused
+# login is an error that never shows the password.
+smtp_start auth:maint:s3cret-PW --tlscert "$TMP/cert.pem" --tlskey "$TMP/key.pem"
 mkdir -p "$TMP/sec"
-printf 'smtp-password = s3cret-PW\n' >"$TMP/sec/secrets"
+printf '# mlq secrets\nsmtp-password = wrong-PW\n' >"$TMP/sec/secrets"
 chmod 600 "$TMP/sec/secrets"
 conf "$PLAIN" "maint@example.org" "tls-ca = $TMP/cert.pem" \
     "smtp-user = maint" "secrets = $TMP/sec/secrets"
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
 is $? 3 "login refused: runtime failure"
 is "$(grep -c 535 "$TMP/err")" 1 "the server's 535 is named: $(tail -n 1 "$TMP/err")"
-B64=$(printf '\000maint\000s3cret-PW' | base64)
-is "$(cat "$TMP/out" "$TMP/err" "$TMP/smtp.log" | grep -c -e s3cret -e "$B64")" 0 \
+B64=$(printf '\000maint\000wrong-PW' | base64)
+is "$(cat "$TMP/out" "$TMP/err" | grep -c -e wrong-PW -e "$B64" -e "$(printf wrong-PW | base64)")" 0 \
     "the password appears nowhere"
+is "$(smtp_count)" 3 "nothing sent without a login"
+printf '# mlq secrets\nsmtp-password = s3cret-PW\n' >"$TMP/sec/secrets"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+ok $? "the right password logs in: sent"
+is "$(smtp_count)" 4 "delivered after AUTH"
+is "$(cat "$TMP/out" "$TMP/err" | grep -c s3cret)" 0 "and the password is not printed"
+conf "smtp://mail.example.org" "maint@example.org" "smtp-starttls = no" \
+    "smtp-user = maint" "secrets = $TMP/sec/secrets"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+is $? 2 "a password in clear to another host is refused"
+is "$(cat "$TMP/err")" "mlq: digest: smtp-user with smtp-starttls = no would send the password in clear: use smtps:// or STARTTLS" \
+    "says why, before connecting"
 chmod 644 "$TMP/sec/secrets"
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
 is $? 2 "a readable secrets file is refused"
-is "$(smtp_count)" 3 "nothing sent"
+is "$(smtp_count)" 4 "nothing sent"
 
 test_done

@@ -2,14 +2,15 @@
 
 # The Message-Ids mlq has stored, without <>, sorted.
 stored_ids() {
-	"$MLQ" search --format jsonl 2>/dev/null |
+	# The config may be broken on purpose (SIGHUP tests): read none.
+	"$MLQ" -c /dev/null search --format jsonl 2>/dev/null |
 	    perl -ne 'print "$1\n" if /"message_id":\s*"((?:[^"\\]|\\.)*)"/' |
 	    sort
 }
 
 # source_field NAME FIELD: one field of `mlq sources --format json`.
 source_field() {
-	"$MLQ" sources --format json 2>/dev/null |
+	"$MLQ" -c /dev/null sources --format json 2>/dev/null |
 	    SRC="$1" FIELD="$2" perl -MJSON::PP -0777 -ne '
 		for my $s (@{decode_json($_)}) {
 			next unless $s->{name} eq $ENV{SRC};

@@ -17,7 +17,8 @@ smtp_start() {
 	_mode=${1:-store}
 	[ $# -gt 0 ] && shift
 	mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
-	PYTHONPATH="$top_srcdir/tests/lib" setsid /usr/bin/python3 -m aiosmtpd \
+	PYTHONPATH="$top_srcdir/tests/lib" PYTHONDONTWRITEBYTECODE=1 \
+	    setsid /usr/bin/python3 -m aiosmtpd \
 	    -n -l "127.0.0.1:$SMTP_PORT" "$@" -c smtp_sink.Sink "$MAILDIR" \
 	    "$_mode" >>"$TMP/smtp.log" 2>&1 </dev/null &
 	SMTP_PID=$!

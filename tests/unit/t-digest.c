@@ -126,6 +126,16 @@ test_qp(void)
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx=\r\n"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxx\r\n",
 	    "a long line gets a soft break at 76 with the '='");
+	memset(line, 'x', 74);
+	memcpy(line + 74, "=\n", 3);
+	is_str(qp(line),
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx=\r\n"
+	    "=3D\r\n",
+	    "an encoded last character that does not fit goes to a new line");
+	memset(line, 'x', 73);
+	memcpy(line + 73, "=\n", 3);
+	ok(strstr(qp(line), "x=3D\r\n") != NULL && lines_within(qp(line), 76),
+	    "one that fits exactly stays (76 bytes)");
 	memset(line, ' ', 100);
 	memcpy(line + 100, "\xc3\xa9\xc3\xa9 end\n", 10);
 	line[110] = '\0';
