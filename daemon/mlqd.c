@@ -142,7 +142,7 @@ mlqd_on_hup(evutil_socket_t sig, short kind, void *arg)
 {
 	struct mlqd *d = arg;
 	struct mlq_err err = { MLQ_OK, "" };
-	struct mlq_conf *c = NULL;
+	struct mlq_conf *c = NULL, *old;
 
 	if (mlq_conf_load(d->conf_path, &c, &err) != MLQ_OK) {
 		mlq_warnx("reload: %s; keeping the old configuration", err.msg);
@@ -150,8 +150,9 @@ mlqd_on_hup(evutil_socket_t sig, short kind, void *arg)
 	}
 	mlq_info("reload: %zu sources configured", c->nsources);
 	source_reload(d, c);
-	mlq_conf_free(d->conf);
+	old = d->conf;
 	d->conf = c;
+	digest_job_reload(d, old);
 }
 
 /* libevent's own complaints, into our log (-vv for the chatter). */
@@ -283,12 +284,15 @@ main(int argc, char **argv)
 		mlq_fatalx("%s", err.msg);
 	if (d.conf->nsources == 0)
 		mlq_info("no sources configured in %s", d.conf->path);
+	if (!d.once)
+		digest_job_start(&d);
 	mlq_info("started, database %s", d.db_path);
 
 	if (!(d.once && d.conf->nsources == 0))
 		event_base_dispatch(d.base);
 
 	rc = d.once && d.failed > 0 ? 3 : 0;
+	digest_job_free(&d);
 	source_free_all(&d);
 	curlev_free(d.curl);
 	curl_global_cleanup();

@@ -23,6 +23,7 @@
 struct event;
 struct event_base;
 struct curlev;
+struct digest_job;
 struct source;
 
 /* A poll ends in one source_done() call carrying its status. */
@@ -84,6 +85,7 @@ struct mlqd {
 	char *db_path;
 	char *pidfile;
 	struct source_list sources;
+	struct digest_job *digest;
 	struct event *ev_term, *ev_int, *ev_hup;
 	bool once;
 	bool stopping;
@@ -121,6 +123,17 @@ enum mlq_status source_commit(struct source *src, const char *cursor,
 /* The cursor stored for src; *out NULL if none (caller frees). */
 enum mlq_status source_cursor(struct source *src, char **out,
     struct mlq_err *err);
+
+/* digest-job.c */
+/* Mails the digest on the [digest] schedule from now on. */
+void digest_job_start(struct mlqd *d);
+/*
+ * After a reload (d->conf is the new config): takes 'old', freeing it now
+ * or when a send in flight that reads it is done, and looks again.
+ */
+void digest_job_reload(struct mlqd *d, struct mlq_conf *old);
+/* Waits for a send in flight, then frees the job. */
+void digest_job_free(struct mlqd *d);
 
 /* sched.c */
 /* Arms src's timer 'delay' seconds from now, plus jitter if asked. */
