@@ -27,11 +27,12 @@
 #include "log.h"
 #include "mlqd.h"
 
-static void __attribute__((noreturn)) mlqd_usage(void)
+/* --help: to stdout, exit 0; a usage error: to stderr, exit 2. */
+static void __attribute__((noreturn)) mlqd_usage(bool help)
 {
-	fprintf(stderr,
+	fprintf(help ? stdout : stderr,
 	    "usage: mlqd [-c CONFIG] [--db PATH] [-f|--foreground] [--once] [-n] [-v...]\n");
-	exit(2);
+	exit(help ? 0 : 2);
 }
 
 /* An absolute form of path (the daemon chdirs to /); caller frees. */
@@ -229,12 +230,14 @@ main(int argc, char **argv)
 		case 'v':
 			verbosity++;
 			break;
+		case 'h':
+			mlqd_usage(true);
 		default:
-			mlqd_usage();
+			mlqd_usage(false);
 		}
 	}
 	if (optind != argc)
-		mlqd_usage();
+		mlqd_usage(false);
 	mlq_log_init("mlqd", true, verbosity);
 
 	if (mlq_conf_load(d.conf_path, &d.conf, &err) != MLQ_OK) {
