@@ -26,6 +26,8 @@ struct show {
 	bool json;
 	struct mlq_err err;
 	int count;
+	char cover[1024]; /* a cover letter found through a series link */
+	bool *in;	  /* review_set() */
 };
 
 /* ---- JSON ---- */
@@ -101,26 +103,43 @@ json_version(const struct mlq_hit *h, void *arg)
 	return 0;
 }
 
-/* Whether reply i is part of submission self's review (as the store sees it). */
-static bool
-in_review(const struct tree *t, size_t i, int self)
+/*
+ * Which nodes are replies in self's review, as the store sees it: its
+ * own, its cover letter's, or (for a cover letter) its patches'.  Once
+ * per show, so that big threads cost O(n * depth).
+ */
+static bool *
+review_set(const struct tree *t, int self)
 {
-	int sub, cover = tree_cover(t, (size_t)self);
+	bool *in = calloc(t->count + 1, sizeof(*in));
+	int *sub = calloc(t->count + 1, sizeof(*sub));
+	int cover = tree_cover(t, (size_t)self), sc;
+	size_t i;
 
-	if (t->n[i].ghost || t->n[i].hit.kind > 0)
-		return false;
-	if ((sub = tree_submission(t, i)) < 0)
-		return false;
-	if (sub == self)
-		return true;
-	if (cover >= 0 && cover != self && sub == cover)
-		return true;
-	return t->n[self].hit.kind == 2 && tree_cover(t, (size_t)sub) == self;
+	if (in == NULL || sub == NULL) {
+		free(in);
+		free(sub);
+		return NULL;
+	}
+	tree_submissions(t, sub);
+	for (i = 0; i < t->count; i++) {
+		if (t->n[i].ghost || t->n[i].hit.kind > 0 || sub[i] < 0)
+			continue;
+		if (sub[i] == self ||
+		    (cover >= 0 && cover != self && sub[i] == cover))
+			in[i] = true;
+		else if (t->n[self].hit.kind == 2) {
+			sc = tree_cover(t, (size_t)sub[i]);
+			in[i] = sc == self;
+		}
+	}
+	free(sub);
+	return in;
 }
 
 /* A lost message counts when it hangs under self or a reply quotes it. */
 static bool
-missing_here(const struct tree *t, size_t g, int self)
+missing_here(const struct tree *t, const bool *in, size_t g, int self)
 {
 	size_t i;
 
@@ -129,17 +148,31 @@ missing_here(const struct tree *t, size_t g, int self)
 	if (tree_descends(t, g, (size_t)self))
 		return true;
 	for (i = 0; i < t->count; i++)
-		if (in_review(t, i, self) && tree_descends(t, i, g))
+		if (in[i] && tree_descends(t, i, g))
 			return true;
 	return false;
 }
 
+static int
+take_cover(const struct mlq_hit *h, void *arg)
+{
+	snprintf(arg, sizeof(((struct show *)0)->cover), "%s", h->msgid);
+	return 1;
+}
+
+/* The series' cover letter: in the thread, else through a series link. */
 static const char *
-series_cover(const struct tree *t, int self)
+series_cover(struct show *s, const struct tree *t, int self)
 {
 	int c = tree_cover(t, (size_t)self);
 
-	return c >= 0 ? t->n[c].hit.msgid : NULL;
+	if (c >= 0)
+		return t->n[c].hit.msgid;
+	s->cover[0] = '\0';
+	if (t->n[self].hit.kind == 1 && t->n[self].hit.index > 0)
+		mlq_store_links(s->st, t->n[self].hit.id, MLQ_LINK_SERIES,
+		    false, take_cover, s->cover, &s->err);
+	return s->cover[0] ? s->cover : NULL;
 }
 
 /* Evidence of the tags a reply kept (its submitter's own are dropped). */
@@ -178,7 +211,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "total");
 	json_int(j, h->total);
 	json_key(j, "cover");
-	json_str(j, series_cover(t, self));
+	json_str(j, series_cover(s, t, self));
 	json_obj_end(j);
 	json_key(j, "files");
 	json_arr_begin(j);
@@ -195,7 +228,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "replies");
 	json_arr_begin(j);
 	for (i = 0; i < t->count; i++) {
-		if (!in_review(t, i, self))
+		if (!s->in[i])
 			continue;
 		json_obj_begin(j);
 		out_hit_fields(j, &t->n[i].hit);
@@ -222,7 +255,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "missing");
 	json_arr_begin(j);
 	for (i = 0; i < t->count; i++)
-		if (missing_here(t, i, self))
+		if (missing_here(t, s->in, i, self))
 			json_str(j, t->n[i].hit.msgid);
 	json_arr_end(j);
 	json_key(j, "versions");
@@ -304,12 +337,12 @@ text_file(const struct mlq_patch_file *f, void *arg)
 static int
 text_trailer(const struct mlq_trailer *t, void *arg)
 {
-	int col = (int)strlen(t->key) + 2 + 22;
+	int col = (int)strlen((const char *)arg) + (int)strlen(t->key) + 2;
 
 	fputs((const char *)arg, stdout);
 	out_safe(stdout, t->key);
 	fputs(": ", stdout);
-	out_safe_width(stdout, t->value, col < 78 ? 78 - col : 10);
+	out_safe_width(stdout, t->value, col < 70 ? 79 - col : 10);
 	fputc('\n', stdout);
 	return 0;
 }
@@ -322,7 +355,7 @@ text_evidence(const struct mlq_evidence *e, void *arg)
 
 	if (!(kept & e->tag))
 		return 0;
-	w = printf("                      [%s] \"", mlq_tag_name(e->tag));
+	w = printf("      %s: \"", mlq_tag_name(e->tag));
 	out_safe_width(stdout, e->line, w < 77 ? 77 - w : 10);
 	fputs("\"\n", stdout);
 	return 0;
@@ -330,6 +363,80 @@ text_evidence(const struct mlq_evidence *e, void *arg)
 
 /* Lent to text_trailer, which takes void *. */
 static char indent[] = "          ";
+
+/* A reply's evidence lines, so that its trailers are not printed twice. */
+struct said {
+	struct mlq_arena *a;
+	const char **lines;
+	size_t n;
+	unsigned kept;
+};
+
+static int
+said_evidence(const struct mlq_evidence *e, void *arg)
+{
+	struct said *d = arg;
+
+	if (!(d->kept & e->tag))
+		return 0;
+	d->lines = mlq_arena_grow(d->a, d->lines, d->n, sizeof(*d->lines));
+	if (d->lines == NULL) {
+		d->n = 0;
+		return 1;
+	}
+	d->lines[d->n++] = mlq_arena_strdup(d->a, e->line);
+	return 0;
+}
+
+/* A reply's trailers that no evidence line already shows. */
+static int
+text_reply_trailer(const struct mlq_trailer *t, void *arg)
+{
+	const struct said *d = arg;
+	char line[512];
+	size_t i;
+
+	snprintf(line, sizeof(line), "%s: %s", t->key, t->value);
+	for (i = 0; i < d->n; i++)
+		if (d->lines[i] != NULL && strcmp(d->lines[i], line) == 0)
+			return 0;
+	fputs("      ", stdout);
+	out_safe_width(stdout, line, 73);
+	fputc('\n', stdout);
+	return 0;
+}
+
+/* The header's link lines: a label on the first, indented after. */
+struct hdr_links {
+	const char *label;
+	int count;
+	int64_t self;
+	bool versions;
+};
+
+static void
+hdr_line(struct hdr_links *l, const struct mlq_hit *h, bool self)
+{
+	char buf[32];
+
+	printf("%-10s", l->count++ ? "" : l->label);
+	if (l->versions) {
+		printf("v%-3d %s  <", h->version,
+		    when(h->date_ok, h->date, buf, sizeof(buf)));
+		out_safe_width(stdout, h->msgid, 40);
+		fputs(self ? ">  (this)\n" : ">\n", stdout);
+		return;
+	}
+	out_safe_width(stdout, h->subject, 68);
+	fputc('\n', stdout);
+}
+
+static int
+hdr_link(const struct mlq_hit *h, void *arg)
+{
+	hdr_line(arg, h, false);
+	return 0;
+}
 
 /* One line of the timeline. */
 enum ev_kind { EV_POSTED, EV_REPLY, EV_MISSING, EV_VERSION, EV_REVERT, EV_FIX };
@@ -424,6 +531,7 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 	};
 	const struct mlq_hit *r;
 	char buf[32];
+	struct said d;
 	unsigned kept;
 	int w;
 
@@ -440,6 +548,14 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 		fputc('\n', stdout);
 		kept = r->tags;
 		mlq_store_evidence(s->st, r->id, text_evidence, &kept, &s->err);
+		memset(&d, 0, sizeof(d));
+		if ((d.a = mlq_arena_new()) == NULL)
+			break;
+		d.kept = r->tags;
+		mlq_store_evidence(s->st, r->id, said_evidence, &d, &s->err);
+		mlq_store_trailers(s->st, r->id, text_reply_trailer, &d,
+		    &s->err);
+		mlq_arena_free(d.a);
 		break;
 	case EV_MISSING:
 		fputs("[missing: not in the archive, quoted by a reply]\n",
@@ -458,11 +574,21 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 	}
 }
 
+/* Counts newer versions without printing them. */
+static int
+count_only(const struct mlq_hit *h, void *arg)
+{
+	(void)h;
+	((struct hdr_links *)arg)->count = 1;
+	return 1;
+}
+
 static void
 show_text(struct show *s, const struct tree *t, int self)
 {
 	const struct mlq_hit *h = &t->n[self].hit;
-	const char *cover = series_cover(t, self);
+	const char *cover = series_cover(s, t, self);
+	struct hdr_links l;
 	struct evs e;
 	struct ev *x;
 	char buf[32];
@@ -510,6 +636,30 @@ show_text(struct show *s, const struct tree *t, int self)
 		    h->insertions == 1 ? "" : "s", h->deletions,
 		    h->deletions == 1 ? "" : "s");
 	mlq_store_trailers(s->st, h->id, text_trailer, indent, &s->err);
+	memset(&l, 0, sizeof(l));
+	l.label = "versions:";
+	l.versions = true;
+	mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, false, hdr_link, &l,
+	    &s->err);
+	if (l.count > 0)
+		hdr_line(&l, h, true);
+	mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true,
+	    l.count > 0 ? hdr_link : count_only, &l, &s->err);
+	if (l.count == 1) {
+		/* Only newer ones: list this one first, then them again. */
+		l.count = 0;
+		hdr_line(&l, h, true);
+		mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true, hdr_link,
+		    &l, &s->err);
+	}
+	memset(&l, 0, sizeof(l));
+	l.label = "reverts:";
+	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, false, hdr_link, &l,
+	    &s->err);
+	memset(&l, 0, sizeof(l));
+	l.label = "fixes:";
+	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, false, hdr_link, &l,
+	    &s->err);
 
 	memset(&e, 0, sizeof(e));
 	if ((e.a = mlq_arena_new()) == NULL) {
@@ -522,12 +672,12 @@ show_text(struct show *s, const struct tree *t, int self)
 		x->date = h->date;
 	}
 	for (i = 0; i < t->count; i++) {
-		if (in_review(t, i, self)) {
+		if (s->in[i]) {
 			if ((x = ev_add(&e, EV_REPLY)) == NULL)
 				break;
 			x->date_ok = t->n[i].hit.date_ok;
 			x->date = t->n[i].hit.date;
-		} else if (missing_here(t, i, self)) {
+		} else if (missing_here(t, s->in, i, self)) {
 			if ((x = ev_add(&e, EV_MISSING)) == NULL)
 				break;
 			ghost_date(t, i, x);
@@ -585,11 +735,17 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 		tree_release(&t);
 		return cli_fail(&s.err);
 	}
+	if ((s.in = review_set(&t, self)) == NULL) {
+		tree_release(&t);
+		mlq_err_set(&s.err, MLQ_ENOMEM, "out of memory");
+		return cli_fail(&s.err);
+	}
 	json_init(&s.j, stdout);
 	if (fmt == OUT_JSON)
 		show_json(&s, &t, self);
 	else
 		show_text(&s, &t, self);
+	free(s.in);
 	tree_release(&t);
 	return s.err.status == MLQ_OK ? 0 : cli_fail(&s.err);
 }

@@ -19,16 +19,23 @@ const struct cli_cmd cmd_status = {
 	.exec = cmd_status_exec,
 };
 
-/* mlqd writes its pid next to the database; a live pid means running. */
+/*
+ * mlqd's pid file: [daemon] pidfile, else next to the database.  A pid
+ * that is alive means the daemon is running.
+ */
 static long
-daemon_pid(const char *db)
+daemon_pid(const struct cli *cli)
 {
 	char path[4096];
 	FILE *f;
 	long pid = 0;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s.pid", db) >= sizeof(path) ||
-	    (f = fopen(path, "r")) == NULL)
+	if (cli->conf != NULL && cli->conf->pidfile != NULL)
+		snprintf(path, sizeof(path), "%s", cli->conf->pidfile);
+	else if ((size_t)snprintf(path, sizeof(path), "%s.pid", cli->db_path) >=
+	    sizeof(path))
+		return 0;
+	if ((f = fopen(path, "r")) == NULL)
 		return 0;
 	if (fscanf(f, "%ld", &pid) != 1 || pid <= 0 ||
 	    (kill((pid_t)pid, 0) != 0 && errno != EPERM))
@@ -56,7 +63,7 @@ cmd_status_exec(struct cli *cli, int argc, char **argv)
 	mlq_err_clear(&err);
 	if (mlq_store_counts(cli->st, &c, &err) != MLQ_OK)
 		return cli_fail(&err);
-	pid = daemon_pid(cli->db_path);
+	pid = daemon_pid(cli);
 	if (fmt == OUT_JSON) {
 		json_init(&j, stdout);
 		json_obj_begin(&j);

@@ -102,26 +102,29 @@ tree_up(const struct tree *t, size_t i, bool *broken)
 	return -1;
 }
 
-int
-tree_submission(const struct tree *t, size_t i)
+void
+tree_submissions(const struct tree *t, int *out)
 {
 	size_t k;
 	int s, top = -1, ntop = 0;
-	bool broken, b;
+	bool broken;
 
-	if (t->n[i].ghost)
-		return -1;
-	if (t->n[i].hit.kind > 0)
-		return (int)i;
-	if ((s = tree_up(t, i, &broken)) >= 0 || !broken)
-		return s;
 	for (k = 0; k < t->count; k++)
 		if (!t->n[k].ghost && t->n[k].hit.kind > 0 &&
-		    tree_up(t, k, &b) < 0) {
+		    tree_up(t, k, &broken) < 0) {
 			top = (int)k;
 			ntop++;
 		}
-	return ntop == 1 ? top : -1;
+	for (k = 0; k < t->count; k++) {
+		if (t->n[k].ghost)
+			out[k] = -1;
+		else if (t->n[k].hit.kind > 0)
+			out[k] = (int)k;
+		else {
+			s = tree_up(t, k, &broken);
+			out[k] = s >= 0 || !broken ? s : ntop == 1 ? top : -1;
+		}
+	}
 }
 
 static bool
@@ -203,7 +206,8 @@ tree_load_msgid(struct mlq_store *st, const char *msgid, struct tree *t,
 	memset(t, 0, sizeof(*t));
 	if (n > 0 && id[n - 1] == '>')
 		n--;
-	if ((rc = mlq_store_get(st, msgid, take_thread, &thread, err)) != MLQ_OK)
+	if ((rc = mlq_store_get(st, msgid, take_thread, &thread, err)) !=
+	    MLQ_OK)
 		return rc;
 	if ((rc = tree_load(st, thread, t, err)) != MLQ_OK)
 		return rc;

@@ -31,12 +31,13 @@ bool tree_descends(const struct tree *t, size_t i, size_t anc);
 /* The node of a Message-Id; -1 if absent. */
 int tree_find(const struct tree *t, const char *msgid);
 /*
- * The submission node i is part of the review of, as the store derives
- * it: the nearest ancestor that is a submission (itself if i is one);
- * when the chain breaks at a lost message, the thread's one top-level
- * submission if it has exactly one.  -1 if none.
+ * For every node, the submission it is part of the review of, as the
+ * store derives it: the nearest ancestor that is a submission (itself for
+ * one); when the chain breaks at a lost message, the thread's one
+ * top-level submission if it has exactly one; else -1.  out holds
+ * t->count ints; O(n * depth).
  */
-int tree_submission(const struct tree *t, size_t i);
+void tree_submissions(const struct tree *t, int *out);
 /* A series patch's cover letter in the thread (itself for a cover); -1. */
 int tree_cover(const struct tree *t, size_t i);
 

@@ -114,8 +114,8 @@ enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
  * old_path into st: source rows (cursors, counts, errors), when each
  * message was first stored, and the digests sent.
  */
-enum mlq_status mlq__store_copy_meta(struct mlq_store *st,
-    const char *old_path, struct mlq_err *err);
+enum mlq_status mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
+    struct mlq_err *err);
 
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */

@@ -509,6 +509,8 @@ enum mlq_link_kind {
 	MLQ_LINK_REVERT = 1,  /* src reverts dst */
 	MLQ_LINK_FIXES = 2,   /* src names dst in Fixes: */
 	MLQ_LINK_VERSION = 3, /* src is a later version of dst */
+	MLQ_LINK_SERIES = 4,  /* src, a series patch, belongs to the cover
+			       * letter dst in another thread */
 };
 /* Messages linked to id: those pointing at it (incoming) or it at them. */
 enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
@@ -516,8 +518,10 @@ enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
     struct mlq_err *err);
 
 /*
- * When submission id was first answered by someone other than its author
- * (any reply in its thread, after it).  MLQ_NOTFOUND when nobody has.
+ * When submission id was first answered by someone other than its author,
+ * among the replies its status is computed over (its own, its cover
+ * letter's; a cover letter's and its patches').  MLQ_NOTFOUND when nobody
+ * has.
  */
 enum mlq_status mlq_store_first_review(struct mlq_store *st, int64_t id,
     int64_t *when, struct mlq_err *err);

@@ -19,6 +19,11 @@
 #define MLQ_REVIEW_MAX_DEPTH 4096
 #endif
 
+/* How far apart a cover letter and its unthreaded patches may be sent. */
+#ifndef MLQ_REVIEW_SERIES_WINDOW
+#define MLQ_REVIEW_SERIES_WINDOW (24 * 3600)
+#endif
+
 /* Hex digits of a commit id that index it: unique in any real tree. */
 #define CKEY_LEN 12
 
@@ -287,8 +292,9 @@ struct cand {
 
 /*
  * Better target for a reference made at (src_ok, src_date): one posted
- * before the reference, then the latest version, then the latest date,
- * then the smaller Message-Id (so the choice does not depend on order).
+ * before the reference, then the latest version, then the first posting
+ * of it (a RESEND or a stable backport comes later), then the smaller
+ * Message-Id (so the choice does not depend on arrival order).
  */
 static bool
 cand_better(const struct cand *a, const struct cand *b, bool src_ok,
@@ -304,7 +310,7 @@ cand_better(const struct cand *a, const struct cand *b, bool src_ok,
 	if (a->date_ok != b->date_ok)
 		return a->date_ok;
 	if (a->date != b->date)
-		return a->date > b->date;
+		return a->date < b->date;
 	return strcmp(a->msgid, b->msgid) < 0;
 }
 
@@ -672,6 +678,87 @@ mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
 	return run_done(st, s, err, "tag revert");
 }
 
+/*
+ * A series whose patches do not thread under its cover letter: each
+ * patch links to the same author's cover letter of the same version and
+ * size sent closest in time (within MLQ_REVIEW_SERIES_WINDOW), unless
+ * its own thread has one.  Either side may arrive first.
+ */
+static enum mlq_status
+link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
+    struct mlq_err *err)
+{
+	struct ids other = { 0 };
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	int64_t best = 0, bd = 0, d, thread = 0;
+	size_t i;
+
+	if ((kind != 1 && kind != 2) || m->subj.total <= 0 || !m->date_ok ||
+	    (kind == 1 && m->subj.index <= 0))
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_RV_THREAD_OF,
+	    "SELECT thread FROM msg WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		thread = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	/* Cover letters (for a patch) or patches (for one) sent near it. */
+	s = mlq__store_stmt(st,
+	    kind == 1 ? S_RV_COVERS_NEAR : S_RV_PATCHES_NEAR,
+	    kind == 1
+		? "SELECT id, date FROM msg WHERE from_email = ? AND version = ? "
+		  "AND total = ? AND kind = 2 AND date BETWEEN ? AND ? "
+		  "AND thread <> ?"
+		: "SELECT id, date FROM msg WHERE from_email = ? AND version = ? "
+		  "AND total = ? AND kind = 1 AND idx > 0 AND date BETWEEN ? AND ? "
+		  "AND thread <> ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	bind_str(s, 1, m->from.email ? m->from.email : "");
+	sqlite3_bind_int(s, 2, m->subj.version > 0 ? m->subj.version : 1);
+	sqlite3_bind_int(s, 3, m->subj.total);
+	sqlite3_bind_int64(s, 4, m->date - MLQ_REVIEW_SERIES_WINDOW);
+	sqlite3_bind_int64(s, 5, m->date + MLQ_REVIEW_SERIES_WINDOW);
+	sqlite3_bind_int64(s, 6, thread);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		d = sqlite3_column_int64(s, 1) - m->date;
+		d = d < 0 ? -d : d;
+		if (kind == 2)
+			ids_add(&other, sqlite3_column_int64(s, 0));
+		else if (best == 0 || d < bd) {
+			best = sqlite3_column_int64(s, 0);
+			bd = d;
+		}
+	}
+	sqlite3_reset(s);
+	if (kind == 1 && best != 0)
+		ids_add(&other, best);
+	for (i = 0; rc == MLQ_OK && i < other.n; i++) {
+		/* A patch keeps the first cover letter found for it. */
+		s = mlq__store_stmt(st, S_RV_SERIES_OF,
+		    "INSERT INTO link(src, dst, kind) SELECT ?1, ?2, 4 "
+		    "WHERE NOT EXISTS (SELECT 1 FROM link WHERE src = ?1 "
+		    "AND kind = 4)",
+		    err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			break;
+		}
+		sqlite3_bind_int64(s, 1, kind == 1 ? id : other.v[i]);
+		sqlite3_bind_int64(s, 2, kind == 1 ? other.v[i] : id);
+		rc = run_done(st, s, err, "link series");
+		mark(st, other.v[i]);
+	}
+	if (rc == MLQ_OK && other.oom)
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	free(other.v);
+	return rc;
+}
+
 enum mlq_status
 mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     int kind, struct mlq_err *err)
@@ -717,7 +804,9 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if ((rc = resolve_naming(st, id, m->subj.norm ? m->subj.norm : "",
 		 m->commit, err)) != MLQ_OK)
 		goto out;
-	rc = link_versions(st, id, m, err);
+	if ((rc = link_versions(st, id, m, err)) != MLQ_OK)
+		goto out;
+	rc = link_series(st, id, m, kind, err);
 out:
 	mlq_arena_free(a);
 	return rc;
@@ -733,27 +822,36 @@ struct rv_node {
 	int kind, version, idx, total;
 	unsigned own, tags, old_tags;
 	int status, old_status;
-	int up;	       /* the parent's node, -1 */
-	int sub;       /* the submission a reply belongs to (itself for one) */
-	int cover;     /* a series patch's cover letter, -1 */
+	int up;	   /* the parent's node, -1 */
+	int sub;   /* the submission a reply belongs to (itself for one) */
+	int cover; /* a series patch's cover letter, -1 */
+	int64_t cover_id; /* its cover letter in another thread (link 4) */
+	bool date_ok;
+	int64_t date;
+	int64_t first, old_first; /* first answer by another; -1: none */
+	int64_t thread;
 	unsigned acc;  /* a submission's own replies' tags */
 	bool answered; /* its submitter replied below it */
+};
+
+/* A node's Message-Id and index, sorted for lookups. */
+struct rv_key {
+	const char *msgid;
+	int i;
 };
 
 struct rv_thread {
 	struct mlq_arena *a;
 	struct rv_node *n;
 	size_t count;
-	int *order; /* node indexes sorted by Message-Id */
+	struct rv_key *order; /* the nodes by Message-Id */
 };
 
-static const struct rv_node *cmp_nodes; /* only during one qsort */
-
 static int
-cmp_order(const void *x, const void *y)
+cmp_key(const void *x, const void *y)
 {
-	return strcmp(cmp_nodes[*(const int *)x].msgid,
-	    cmp_nodes[*(const int *)y].msgid);
+	return strcmp(((const struct rv_key *)x)->msgid,
+	    ((const struct rv_key *)y)->msgid);
 }
 
 static int
@@ -764,9 +862,9 @@ find_node(const struct rv_thread *t, const char *msgid)
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		c = strcmp(t->n[t->order[mid]].msgid, msgid);
+		c = strcmp(t->order[mid].msgid, msgid);
 		if (c == 0)
-			return t->order[mid];
+			return t->order[mid].i;
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -807,7 +905,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 
 	s = mlq__store_stmt(st, S_RV_LOAD,
 	    "SELECT id, msgid, parent, from_email, kind, version, idx, total, "
-	    "own_tags, tags, status FROM msg WHERE thread = ?",
+	    "own_tags, tags, status, (SELECT dst FROM link WHERE src = msg.id "
+	    "AND kind = 4), date, first_review FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -826,6 +925,14 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->own = (unsigned)sqlite3_column_int(s, 8);
 		n->old_tags = (unsigned)sqlite3_column_int(s, 9);
 		n->old_status = sqlite3_column_int(s, 10);
+		n->cover_id = sqlite3_column_int64(s, 11);
+		n->date_ok = sqlite3_column_type(s, 12) != SQLITE_NULL;
+		n->date = sqlite3_column_int64(s, 12);
+		n->old_first = sqlite3_column_type(s, 13) == SQLITE_NULL
+		    ? -1
+		    : sqlite3_column_int64(s, 13);
+		n->first = n->old_first;
+		n->thread = thread;
 		if (n->msgid == NULL || n->from == NULL)
 			break;
 	}
@@ -884,7 +991,10 @@ walk_up(const struct rv_thread *t, int i, bool *broken)
 	return -1;
 }
 
-/* The cover letter of series patch p: an ancestor first, else any. */
+/*
+ * The cover letter of series patch p: an ancestor first, else one in its
+ * thread, else the one its series link names.
+ */
 static int
 find_cover(const struct rv_thread *t, int p)
 {
@@ -904,9 +1014,13 @@ find_cover(const struct rv_thread *t, int p)
 	for (i = 0; i < t->count; i++) {
 		c = &t->n[i];
 		if (c->id != 0 && c->kind == 2 && c->version == x->version &&
-		    c->total == x->total && same_author(c, x))
+		    c->total == x->total && same_author(c, x) &&
+		    c->thread == x->thread)
 			return (int)i;
 	}
+	for (i = 0; x->cover_id != 0 && i < t->count; i++)
+		if (t->n[i].id == x->cover_id)
+			return (int)i;
 	return -1;
 }
 
@@ -919,14 +1033,14 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 	int j, top = -1, ntop = 0, hops;
 	bool broken;
 
-	if ((t->order = mlq_arena_alloc(t->a, (t->count + 1) * sizeof(int))) ==
-	    NULL)
+	t->order = mlq_arena_alloc(t->a, (t->count + 1) * sizeof(*t->order));
+	if (t->order == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	for (i = 0; i < t->count; i++)
-		t->order[i] = (int)i;
-	cmp_nodes = t->n;
-	qsort(t->order, t->count, sizeof(int), cmp_order);
-	cmp_nodes = NULL;
+	for (i = 0; i < t->count; i++) {
+		t->order[i].msgid = t->n[i].msgid;
+		t->order[i].i = (int)i;
+	}
+	qsort(t->order, t->count, sizeof(*t->order), cmp_key);
 	for (i = 0; i < t->count; i++)
 		if (t->n[i].parent != NULL)
 			t->n[i].up = find_node(t, t->n[i].parent);
@@ -1043,10 +1157,22 @@ derive_status(struct mlq_store *st, struct rv_thread *t, int s,
     struct mlq_err *err)
 {
 	struct rv_node *n = &t->n[s];
+	const struct rv_node *r;
 	enum mlq_status rc;
 	bool yes = false, open = false;
 	size_t i;
 
+	/* The first answer by someone else among the replies reviewing it. */
+	n->first = -1;
+	for (i = 0; i < t->count; i++) {
+		r = &t->n[i];
+		if (r->id == 0 || r->kind != 0 || !r->date_ok ||
+		    (n->date_ok && r->date < n->date) || same_author(r, n) ||
+		    !reviews(t, r, s))
+			continue;
+		if (n->first < 0 || r->date < n->first)
+			n->first = r->date;
+	}
 	if ((rc = is_reverted(st, n->id, &yes, err)) != MLQ_OK)
 		return rc;
 	if (yes) {
@@ -1094,15 +1220,19 @@ store_node(struct mlq_store *st, const struct rv_node *n, struct mlq_err *err)
 	enum mlq_status rc;
 	unsigned bit, gone, added;
 
-	if (n->tags == n->old_tags && n->status == n->old_status)
+	if (n->tags == n->old_tags && n->status == n->old_status &&
+	    n->first == n->old_first)
 		return MLQ_OK;
 	s = mlq__store_stmt(st, S_RV_UPDATE,
-	    "UPDATE msg SET tags = ?, status = ? WHERE id = ?", err);
+	    "UPDATE msg SET tags = ?, status = ?, first_review = ? WHERE id = ?",
+	    err);
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int(s, 1, (int)n->tags);
 	sqlite3_bind_int(s, 2, n->status);
-	sqlite3_bind_int64(s, 3, n->id);
+	if (n->first >= 0)
+		sqlite3_bind_int64(s, 3, n->first);
+	sqlite3_bind_int64(s, 4, n->id);
 	if ((rc = run_done(st, s, err, "update tags")) != MLQ_OK)
 		return rc;
 	gone = n->old_tags & ~n->tags;
@@ -1169,13 +1299,80 @@ dirty_threads(struct mlq_store *st, struct ids *threads, struct mlq_err *err)
 	return MLQ_OK;
 }
 
+static bool
+ids_contains(const struct ids *a, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->v[i] == id)
+			return true;
+	return false;
+}
+
+/* Adds the threads joined to thread t by series links, either way. */
+static enum mlq_status
+series_threads(struct mlq_store *st, int64_t t, struct ids *out,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = mlq__store_stmt(st, S_RV_SERIES_THREADS,
+	    "SELECT d.thread FROM msg m JOIN link k ON k.src = m.id AND "
+	    "k.kind = 4 JOIN msg d ON d.id = k.dst WHERE m.thread = ?1 "
+	    "UNION SELECT p.thread FROM msg m JOIN link k ON k.dst = m.id AND "
+	    "k.kind = 4 JOIN msg p ON p.id = k.src WHERE m.thread = ?1",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, t);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (!ids_contains(out, sqlite3_column_int64(s, 0)))
+			ids_add(out, sqlite3_column_int64(s, 0));
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read series");
+	return MLQ_OK;
+}
+
+/*
+ * Groups the dirty threads into bundles derived together: a thread and
+ * those its series links reach (a cover letter and its unthreaded
+ * patches).  order gets every thread, bundle by bundle; ends[k] is where
+ * bundle k ends in it.
+ */
+static enum mlq_status
+bundles(struct mlq_store *st, const struct ids *threads, struct ids *order,
+    struct ids *ends, struct mlq_err *err)
+{
+	enum mlq_status rc;
+	size_t i, k;
+
+	for (i = 0; i < threads->n; i++) {
+		if (ids_contains(order, threads->v[i]))
+			continue;
+		k = order->n;
+		ids_add(order, threads->v[i]);
+		for (; k < order->n && !order->oom; k++)
+			if ((rc = series_threads(st, order->v[k], order,
+				 err)) != MLQ_OK)
+				return rc;
+		ids_add(ends, (int64_t)order->n);
+	}
+	if (order->oom || ends->oom)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	return MLQ_OK;
+}
+
 enum mlq_status
 mlq__review_flush(struct mlq_store *st, struct mlq_err *err)
 {
-	struct ids threads = { 0 };
+	struct ids threads = { 0 }, order = { 0 }, ends = { 0 };
 	struct rv_thread *ts = NULL;
+	struct rv_node *n;
 	enum mlq_status rc;
-	size_t i, j;
+	size_t i, j, b;
 
 	if (st->dirty_oom) {
 		mlq__review_reset(st);
@@ -1185,45 +1382,51 @@ mlq__review_flush(struct mlq_store *st, struct mlq_err *err)
 		return MLQ_OK;
 	rc = dirty_threads(st, &threads, err);
 	mlq__review_reset(st);
-	if (rc != MLQ_OK)
+	if (rc != MLQ_OK ||
+	    (rc = bundles(st, &threads, &order, &ends, err)) != MLQ_OK)
 		goto out;
-	if ((ts = calloc(threads.n + 1, sizeof(*ts))) == NULL) {
+	if ((ts = calloc(ends.n + 1, sizeof(*ts))) == NULL) {
 		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* Every thread's tags first: statuses read the reverts' tags. */
-	for (i = 0; i < threads.n; i++) {
-		if ((ts[i].a = mlq_arena_new()) == NULL) {
+	/* Every bundle's tags first: statuses read the reverts' tags. */
+	for (b = 0, i = 0; b < ends.n; b++) {
+		if ((ts[b].a = mlq_arena_new()) == NULL) {
 			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 			goto out;
 		}
-		if ((rc = thread_load(st, threads.v[i], &ts[i], err)) !=
-			MLQ_OK ||
-		    (rc = derive_tags(&ts[i], err)) != MLQ_OK)
-			goto out;
-		for (j = 0; j < ts[i].count; j++) {
-			ts[i].n[j].status = ts[i].n[j].old_status;
-			if (ts[i].n[j].id != 0 &&
-			    (rc = store_node(st, &ts[i].n[j], err)) != MLQ_OK)
+		for (; i < (size_t)ends.v[b]; i++)
+			if ((rc = thread_load(st, order.v[i], &ts[b], err)) !=
+			    MLQ_OK)
 				goto out;
-			ts[i].n[j].old_tags = ts[i].n[j].tags;
+		if ((rc = derive_tags(&ts[b], err)) != MLQ_OK)
+			goto out;
+		for (j = 0; j < ts[b].count; j++) {
+			n = &ts[b].n[j];
+			n->status = n->old_status;
+			if (n->id != 0 &&
+			    (rc = store_node(st, n, err)) != MLQ_OK)
+				goto out;
+			n->old_tags = n->tags;
 		}
 	}
-	for (i = 0; i < threads.n; i++) {
-		for (j = 0; j < ts[i].count; j++) {
-			if (ts[i].n[j].id == 0 || ts[i].n[j].kind == 0)
+	for (b = 0; b < ends.n; b++) {
+		for (j = 0; j < ts[b].count; j++) {
+			if (ts[b].n[j].id == 0 || ts[b].n[j].kind == 0)
 				continue;
-			if ((rc = derive_status(st, &ts[i], (int)j, err)) !=
+			if ((rc = derive_status(st, &ts[b], (int)j, err)) !=
 				MLQ_OK ||
-			    (rc = store_node(st, &ts[i].n[j], err)) != MLQ_OK)
+			    (rc = store_node(st, &ts[b].n[j], err)) != MLQ_OK)
 				goto out;
 		}
 	}
 out:
-	for (i = 0; ts != NULL && i < threads.n; i++)
-		mlq_arena_free(ts[i].a);
+	for (b = 0; ts != NULL && b < ends.n; b++)
+		mlq_arena_free(ts[b].a);
 	free(ts);
 	free(threads.v);
+	free(order.v);
+	free(ends.v);
 	return rc;
 }
 
@@ -1236,10 +1439,7 @@ mlq_store_first_review(struct mlq_store *st, int64_t id, int64_t *when,
 	bool found;
 
 	s = mlq__store_stmt(st, S_RV_FIRST_REVIEW,
-	    "SELECT min(r.date) FROM msg s JOIN msg r ON r.thread = s.thread "
-	    "WHERE s.id = ? AND r.kind = 0 AND r.from_email <> s.from_email "
-	    "AND r.date >= s.date",
-	    err);
+	    "SELECT first_review FROM msg WHERE id = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);

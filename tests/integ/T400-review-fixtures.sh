@@ -29,7 +29,7 @@ check() { # ORDER VERB ID WANT
 	_j=$("$MLQ" show --format json "$_id")
 	case $2 in
 	status) _got=$(echo "$_j" | jq -r '.status') ;;
-	tags) _got=$(echo "$_j" | jq -r '.tags | if length == 0 then "-" else join(",") end') ;;
+	tags|reply) _got=$(echo "$_j" | jq -r '.tags | if length == 0 then "-" else join(",") end') ;;
 	versions) _got=$(echo "$_j" | jq -r '[.versions[].message_id] | join(",")') ;;
 	reverted_by|fixed_by)
 		_got=$(echo "$_j" | jq -r --arg k "$2" \
@@ -40,6 +40,9 @@ check() { # ORDER VERB ID WANT
 	*) _got="unknown check $2" ;;
 	esac
 	is "$_got" "$4" "$1: $2 $3"
+	# Replies are the labeled set for per-tag precision and recall.
+	[ "$2" = reply ] && case $1 in */forward) echo "$4 $_got" >>"$TMP/labels" ;; esac
+	return 0
 }
 
 for _exp in "$FIX"/*.expect; do
@@ -59,6 +62,18 @@ for _exp in "$FIX"/*.expect; do
 		done <"$_exp"
 	done
 done
+
+# Per-tag precision and recall over the labeled replies (want got).
+awk '{ split($1 == "-" ? "" : $1, w, ","); split($2 == "-" ? "" : $2, g, ",")
+	for (i in w) W[$0, w[i]] = 1; for (i in g) G[$0, g[i]] = 1
+	for (i in w) { t = w[i]; tags[t] = 1; if ((($0, t) in G)) tp[t]++; else fn[t]++ }
+	for (i in g) { t = g[i]; tags[t] = 1; if (!(($0, t) in W)) fp[t]++ }
+	n++ }
+    END { printf "# %d labeled replies\n", n
+	for (t in tags) printf "#   %-18s tp %d fp %d fn %d\n", t, tp[t], fp[t], fn[t] }' \
+    "$TMP/labels" | sort
+is "$(awk '$1 != $2' "$TMP/labels" | wc -l | tr -d ' ')" 0 \
+    "every labeled reply tagged exactly (precision and recall 100%)"
 
 # The text timeline: status on top, the lost message as a placeholder.
 export MLQ_DB="$TMP/missing-forward.db"

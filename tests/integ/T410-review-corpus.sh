@@ -70,10 +70,16 @@ export MLQ_DB="$TMP/seeds.db"
 "$MLQ" import "$SHARED"/seeds/0*-*.patch "$SHARED"/seeds/0*-*.txt >/dev/null
 is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM msg WHERE kind > 0 AND tags & 128")" 8 \
     "seeds: eight reverts tagged revert"
-is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM link WHERE kind IN (1, 2)")" 0 \
+is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM link WHERE kind IN (1, 2, 3)")" 0 \
     "seeds: their originals are not there, so no links"
 is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM msg WHERE kind > 0 AND status <> 1")" 0 \
     "seeds: every submission pending"
+cover=$(sqlite3 "$MLQ_DB" "SELECT msgid FROM msg WHERE subject LIKE '[PATCH 000/190]%'")
+for id in $(sqlite3 "$MLQ_DB" "SELECT msgid FROM msg WHERE tags & 128 ORDER BY id"); do
+	"$MLQ" show --format json "$id" | jq -r .series.cover
+done >"$TMP/covers"
+is "$(sort -u "$TMP/covers")" "$cover" \
+    "seeds: the unthreaded reverts belong to the 000/190 cover letter"
 is "$(sqlite3 "$MLQ_DB" "SELECT commit_id FROM msg WHERE subject LIKE 'hwmon: (lm80)%'")" \
     c9c63915519b1def7043b184680f33c24cd49d7b "seeds: the lm80 commit id"
 

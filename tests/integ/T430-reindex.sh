@@ -12,7 +12,7 @@ run_ok "import a commit" "$MLQ" import "$FIX"/revert-commit-orig.txt
 snapshot() {
 	sqlite3 "$MLQ_DB" "
 	SELECT 'm', msgid, kind, status, tags, own_tags, version, idx, total,
-	    coalesce(commit_id, ''), added,
+	    coalesce(commit_id, ''), added, coalesce(first_review, -1),
 	    (SELECT count(*) FROM msg t WHERE t.thread = m.thread)
 	    FROM msg m ORDER BY msgid;
 	SELECT 'l', s.msgid, d.msgid, k.kind FROM link k JOIN msg s ON s.id = k.src
@@ -36,9 +36,9 @@ snapshot >"$TMP/before"
 # Derived state thrown away: reindex must bring all of it back.
 sqlite3 "$MLQ_DB" "UPDATE msg SET status = 1, tags = 0, own_tags = 0;
     DELETE FROM link; DELETE FROM msg_tag; DELETE FROM ref;
-    UPDATE ghost SET parent = NULL"
+    UPDATE ghost SET parent = NULL; UPDATE msg SET first_review = NULL"
 run_ok "reindex" "$MLQ" reindex
-is "$(sed -n 's/^reindexed \([0-9]*\) messages in .*/\1/p' "$TMP/.out")" 41 \
+is "$(sed -n 's/^reindexed \([0-9]*\) messages in .*/\1/p' "$TMP/.out")" 51 \
     "reindex: every message"
 snapshot >"$TMP/after"
 is "$(diff "$TMP/before" "$TMP/after" | head -20)" "" \
