@@ -27,11 +27,12 @@
 #include "log.h"
 #include "mlqd.h"
 
-static void __attribute__((noreturn)) mlqd_usage(void)
+/* --help: to stdout, exit 0; a usage error: to stderr, exit 2. */
+static void __attribute__((noreturn)) mlqd_usage(bool help)
 {
-	fprintf(stderr,
+	fprintf(help ? stdout : stderr,
 	    "usage: mlqd [-c CONFIG] [--db PATH] [-f|--foreground] [--once] [-n] [-v...]\n");
-	exit(2);
+	exit(help ? 0 : 2);
 }
 
 /* An absolute form of path (the daemon chdirs to /); caller frees. */
@@ -142,7 +143,7 @@ mlqd_on_hup(evutil_socket_t sig, short kind, void *arg)
 {
 	struct mlqd *d = arg;
 	struct mlq_err err = { MLQ_OK, "" };
-	struct mlq_conf *c = NULL;
+	struct mlq_conf *c = NULL, *old;
 
 	if (mlq_conf_load(d->conf_path, &c, &err) != MLQ_OK) {
 		mlq_warnx("reload: %s; keeping the old configuration", err.msg);
@@ -150,8 +151,9 @@ mlqd_on_hup(evutil_socket_t sig, short kind, void *arg)
 	}
 	mlq_info("reload: %zu sources configured", c->nsources);
 	source_reload(d, c);
-	mlq_conf_free(d->conf);
+	old = d->conf;
 	d->conf = c;
+	digest_job_reload(d, old);
 }
 
 /* libevent's own complaints, into our log (-vv for the chatter). */
@@ -228,12 +230,14 @@ main(int argc, char **argv)
 		case 'v':
 			verbosity++;
 			break;
+		case 'h':
+			mlqd_usage(true);
 		default:
-			mlqd_usage();
+			mlqd_usage(false);
 		}
 	}
 	if (optind != argc)
-		mlqd_usage();
+		mlqd_usage(false);
 	mlq_log_init("mlqd", true, verbosity);
 
 	if (mlq_conf_load(d.conf_path, &d.conf, &err) != MLQ_OK) {
@@ -283,12 +287,15 @@ main(int argc, char **argv)
 		mlq_fatalx("%s", err.msg);
 	if (d.conf->nsources == 0)
 		mlq_info("no sources configured in %s", d.conf->path);
+	if (!d.once)
+		digest_job_start(&d);
 	mlq_info("started, database %s", d.db_path);
 
 	if (!(d.once && d.conf->nsources == 0))
 		event_base_dispatch(d.base);
 
 	rc = d.once && d.failed > 0 ? 3 : 0;
+	digest_job_free(&d);
 	source_free_all(&d);
 	curlev_free(d.curl);
 	curl_global_cleanup();

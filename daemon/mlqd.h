@@ -23,6 +23,7 @@
 struct event;
 struct event_base;
 struct curlev;
+struct digest_job;
 struct source;
 
 /* A poll ends in one source_done() call carrying its status. */
@@ -64,6 +65,7 @@ struct source {
 	bool stopping; /* stop() was called */
 	int failures;  /* consecutive */
 	int64_t retry_after; /* seconds a server asked for; 0 none */
+	bool again;	     /* the poll already waited (IMAP IDLE): go on */
 	int64_t last_poll, last_ok, next_poll; /* UTC seconds */
 	char last_error[256];
 	uint64_t poll_new; /* messages handed over during this poll */
@@ -83,7 +85,8 @@ struct mlqd {
 	char *db_path;
 	char *pidfile;
 	struct source_list sources;
-	struct event *ev_term, *ev_int, *ev_hup, *ev_pipe;
+	struct digest_job *digest;
+	struct event *ev_term, *ev_int, *ev_hup;
 	bool once;
 	bool stopping;
 	bool store_failed; /* the store broke: stop with exit 3 */
@@ -103,6 +106,11 @@ void source_poll(struct source *src);
  * re-arms the timer.  why is NULL on success.
  */
 void source_done(struct source *src, enum mlq_status st, const char *why);
+/*
+ * A poll that has caught up and now waits for news (IMAP IDLE) records
+ * its success so far; its source_done() comes when the wait ends.
+ */
+void source_idle(struct source *src);
 /* Stops every source; the loop ends when the last poll is done. */
 void source_stop_all(struct mlqd *d);
 void source_free_all(struct mlqd *d);
@@ -115,6 +123,17 @@ enum mlq_status source_commit(struct source *src, const char *cursor,
 /* The cursor stored for src; *out NULL if none (caller frees). */
 enum mlq_status source_cursor(struct source *src, char **out,
     struct mlq_err *err);
+
+/* digest-job.c */
+/* Mails the digest on the [digest] schedule from now on. */
+void digest_job_start(struct mlqd *d);
+/*
+ * After a reload (d->conf is the new config): takes 'old', freeing it now
+ * or when a send in flight that reads it is done, and looks again.
+ */
+void digest_job_reload(struct mlqd *d, struct mlq_conf *old);
+/* Waits for a send in flight, then frees the job. */
+void digest_job_free(struct mlqd *d);
 
 /* sched.c */
 /* Arms src's timer 'delay' seconds from now, plus jitter if asked. */

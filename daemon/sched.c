@@ -51,6 +51,13 @@ sched_done(struct source *src, bool ok)
 {
 	int64_t delay;
 
+	if (ok && src->again) {
+		src->failures = 0;
+		src->again = false;
+		sched_arm(src, 0, false);
+		return;
+	}
+	src->again = false;
 	if (ok) {
 		src->failures = 0;
 		delay = src->interval;
@@ -63,6 +70,8 @@ sched_done(struct source *src, bool ok)
 		    ? src->retry_after
 		    : SCHED_RETRY_AFTER_CAP;
 		src->retry_after = 0;
+		mlq_warnx("source '%s': the server asks to retry after %llds",
+		    src->name, (long long)delay);
 		sched_arm(src, delay, false);
 		return;
 	}

@@ -311,6 +311,19 @@ source_done(struct source *src, enum mlq_status st, const char *why)
 }
 
 void
+source_idle(struct source *src)
+{
+	src->last_ok = (int64_t)time(NULL);
+	src->last_error[0] = '\0';
+	src->failures = 0;
+	src->next_poll = src->last_ok + src->interval;
+	mlq_info(
+	    "source '%s': up to date, %llu messages fetched; waiting for news",
+	    src->name, (unsigned long long)src->poll_new);
+	source_save(src);
+}
+
+void
 source_stop_all(struct mlqd *d)
 {
 	struct source *src, *tmp;

@@ -243,7 +243,8 @@ file_maildir_scan(struct file *f, int64_t since, struct mlq_err *err)
 		}
 		closedir(dir);
 	}
-	qsort(f->ents, f->nents, sizeof(*f->ents), file_ent_cmp);
+	if (f->nents > 1)
+		qsort(f->ents, f->nents, sizeof(*f->ents), file_ent_cmp);
 	return MLQ_OK;
 }
 
@@ -381,6 +382,7 @@ file_stop(struct source *src)
 static enum mlq_status
 file_start(struct source *src, struct mlq_err *err)
 {
+	struct stat sb;
 	struct file *f;
 
 	if ((f = calloc(1, sizeof(*f))) == NULL)
@@ -390,7 +392,9 @@ file_start(struct source *src, struct mlq_err *err)
 	if ((f->cont = event_new(src->d->base, -1, 0, file_on_cont, f)) == NULL)
 		mlq_fatalx("event_new");
 	src->drv = f;
-	src->kind = "mbox";
+	/* Each poll looks again: the path may not exist yet. */
+	src->kind = stat(src->url, &sb) == 0 && S_ISDIR(sb.st_mode) ? "maildir"
+								    : "mbox";
 	return MLQ_OK;
 }
 

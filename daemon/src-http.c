@@ -234,6 +234,7 @@ http_reset_response(struct http *h)
 	h->split = NULL;
 	mlq_buf_reset(&h->small);
 	h->count = 0;
+	h->retry_after = 0;
 	h->fail = MLQ_OK;
 	mlq_err_clear(&h->err);
 }
@@ -260,11 +261,10 @@ http_request(struct http *h, const char *url, bool post)
 	CURL *e;
 
 	http_reset_response(h);
-	/* The previous transfer of this poll is done with: reuse nothing. */
-	if (h->easy != NULL) {
+	/* The previous transfer of this poll is done: its handle goes. */
+	if (h->easy != NULL)
 		curl_easy_cleanup(h->easy);
-		h->easy = NULL;
-	}
+	h->easy = NULL;
 	if ((e = curl_easy_init()) == NULL) {
 		http_end(h, MLQ_ENOMEM, "curl_easy_init failed");
 		return;

@@ -19,12 +19,14 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -52,6 +54,7 @@ struct imap_msg {
 
 enum imap_note {
 	IMAP_BATCH,
+	IMAP_IDLE, /* synced; now waiting in IDLE */
 	IMAP_DONE,
 };
 
@@ -63,6 +66,7 @@ struct imap_report {
 	char cursor[64];
 	enum mlq_status st; /* IMAP_DONE */
 	char why[256];
+	bool idled; /* IDLE already waited for new mail: poll again now */
 };
 
 struct imap {
@@ -86,6 +90,9 @@ struct imap {
 	enum mlq_status ack;
 
 	/* handed to the worker for one poll */
+	bool idle_ok;	   /* not --once: wait in IDLE after syncing */
+	int64_t idle_secs; /* at most this long (the interval) */
+	bool idled;
 	char *password;
 	uint32_t cur_validity, cur_uid;
 	bool have_cursor;
@@ -483,6 +490,78 @@ imap_select(mailimap *imap, const char *mbox, uint32_t *validity)
 	return true;
 }
 
+/*
+ * With no cursor and a 'since', the UID before the first message the
+ * selected mailbox received on or after that day; *found false if none.
+ */
+static enum mlq_status
+imap_since_uid(struct imap *im, mailimap *imap, uint32_t *after, bool *found,
+    char *why, size_t whylen)
+{
+	struct mailimap_search_key *key;
+	clist *res = NULL;
+	clistiter *it;
+	time_t t = (time_t)im->src->since;
+	uint32_t min = 0, *u;
+	struct tm tm;
+	int r;
+
+	gmtime_r(&t, &tm);
+	key = mailimap_search_key_new_since(
+	    mailimap_date_new(tm.tm_mday, tm.tm_mon + 1, tm.tm_year + 1900));
+	r = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_why(why, whylen, "%s: UID SEARCH SINCE failed", im->host);
+		return MLQ_ENET;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		u = clist_content(it);
+		if (min == 0 || *u < min)
+			min = *u;
+	}
+	mailimap_search_result_free(res);
+	*found = min != 0;
+	if (min != 0)
+		*after = min - 1;
+	return MLQ_OK;
+}
+
+/*
+ * Waits in IDLE on 'mbox' until the server announces mail, the interval
+ * is over or the loop asks us to stop; polling again then costs nothing
+ * when there is nothing new.  Servers without IDLE: returns at once.
+ */
+static void
+imap_idle(struct imap *im, mailimap *imap, const char *mbox)
+{
+	struct mailimap_capability_data *cap = NULL;
+	struct imap_report *r;
+	struct pollfd pfd;
+	uint32_t v;
+	time_t end;
+
+	if (!mailimap_has_idle(imap) &&
+	    mailimap_capability(imap, &cap) == MAILIMAP_NO_ERROR)
+		mailimap_capability_data_free(cap);
+	if (!mailimap_has_idle(imap) || !imap_select(imap, mbox, &v) ||
+	    mailimap_idle(imap) != MAILIMAP_NO_ERROR)
+		return;
+	im->idled = true;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		abort();
+	r->type = IMAP_IDLE;
+	imap_report_send(im, r);
+	pfd.fd = mailimap_idle_get_fd(imap);
+	pfd.events = POLLIN;
+	end = time(NULL) + (time_t)im->idle_secs;
+	/* Short waits, so a stop request is seen within half a second. */
+	while (!atomic_load(&im->stop) && time(NULL) < end)
+		if (poll(&pfd, 1, 500) != 0)
+			break;
+	mailimap_idle_done(imap);
+}
+
 static enum mlq_status
 imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 {
@@ -509,17 +588,48 @@ imap_run(struct imap *im, mailimap *imap, char *why, size_t whylen)
 		mlq_warnx(
 		    "source '%s': UIDVALIDITY changed from %u to %u: resyncing by Message-Id",
 		    im->src->name, im->cur_validity, validity);
-	if (!sliced)
-		return imap_sync_mailbox(im, imap, &after, 0, validity, why,
+	if (after == 0 && im->src->since > 0) {
+		bool found = false;
+		uint32_t v;
+
+		/* Slices in order until one holds mail from that day on. */
+		for (k = 0;; k++) {
+			if (sliced && k != 0) {
+				snprintf(slice, sizeof(slice), "%s.%u",
+				    im->mailbox, k);
+				if (!imap_select(imap, slice, &v))
+					break;
+			}
+			st = imap_since_uid(im, imap, &after, &found, why,
+			    whylen);
+			if (st != MLQ_OK || found || !sliced)
+				break;
+		}
+		/* The slice found is selected; the loop below starts there. */
+		if (st != MLQ_OK || !found)
+			return st;
+	}
+	if (!sliced) {
+		st = imap_sync_mailbox(im, imap, &after, 0, validity, why,
 		    whylen);
+		if (st == MLQ_OK && im->idle_ok && !atomic_load(&im->stop))
+			imap_idle(im, imap, im->mailbox);
+		return st;
+	}
 	/* Slices hold inbox-wide UIDs: start at the one after the cursor. */
 	for (k = after / IMAP_SLICE;; k++) {
 		snprintf(slice, sizeof(slice), "%s.%u", im->mailbox, k);
 		if (k != 0) {
 			uint32_t v;
 
-			if (!imap_select(imap, slice, &v))
+			if (!imap_select(imap, slice, &v)) {
+				/* New mail lands in the last slice. */
+				snprintf(slice, sizeof(slice), "%s.%u",
+				    im->mailbox, k - 1);
+				if (im->idle_ok && !atomic_load(&im->stop))
+					imap_idle(im, imap, slice);
 				break;
+			}
 			if (v != validity) {
 				imap_why(why, whylen,
 				    "%s: slice %s has another UIDVALIDITY",
@@ -550,7 +660,9 @@ imap_worker(void *arg)
 		snprintf(r->why, sizeof(r->why), "mailimap_new failed");
 	} else {
 		mailimap_set_timeout(imap, IMAP_TIMEOUT);
+		im->idled = false;
 		r->st = imap_run(im, imap, r->why, sizeof(r->why));
+		r->idled = im->idled;
 		if (imap->imap_stream != NULL)
 			mailimap_logout(imap);
 		mailimap_free(imap);
@@ -609,6 +721,11 @@ imap_on_report(evutil_socket_t fd, short kind, void *arg)
 		free(r);
 		return;
 	}
+	if (r->type == IMAP_IDLE) {
+		free(r);
+		source_idle(im->src);
+		return;
+	}
 	pthread_join(im->thread, NULL);
 	im->running = false;
 	if (im->password != NULL) {
@@ -616,6 +733,7 @@ imap_on_report(evutil_socket_t fd, short kind, void *arg)
 		im->password = NULL;
 	}
 	st = r->st;
+	im->src->again = r->idled;
 	snprintf(why, sizeof(why), "%s", r->why);
 	free(r);
 	/* May free the source (and im) if a reload dropped it. */
@@ -664,6 +782,8 @@ imap_poll(struct source *src)
 		}
 	}
 	atomic_store(&im->stop, false);
+	im->idle_ok = !src->d->once;
+	im->idle_secs = src->interval;
 	if (pthread_create(&im->thread, NULL, imap_worker, im) != 0) {
 		mlq_conf_secret_free(im->password);
 		im->password = NULL;

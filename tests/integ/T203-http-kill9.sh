@@ -36,4 +36,18 @@ is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"
 is "$(uniq -d "$TMP/got" | wc -l)" 0 "none twice"
 is "$("$MLQ" search --format jsonl | wc -l)" 643 "643 messages, once each"
 
+# SIGTERM during a backfill: what arrived is committed, exit 0, and a
+# later run completes the set.
+export MLQ_DB="$TMP/term.db"
+mlqd_start
+wait_for 20 sh -c "grep -q 'window of' '$TMP/mlqd.log'"
+sleep 0.3
+kill -TERM "$MLQD_PID"
+wait "$MLQD_PID"
+is "$?" 0 "SIGTERM in the middle of a backfill exits 0"
+n=$(stored_ids | wc -l)
+ok "$([ "$n" -le 643 ]; echo $?)" "$n stored when it stopped"
+run_ok "a later run" "$MLQD" --once
+is "$(stored_ids)" "$(cat "$TMP/want")" "completes the exact set"
+
 test_done

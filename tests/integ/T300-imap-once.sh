@@ -21,6 +21,7 @@ ok $? "public-inbox-imapd on 127.0.0.1:$IMAP_PORT"
 cat >"$MLQ_CONFIG" <<EOC
 [source "mlq"]
 url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
+interval = 10m
 EOC
 run_ok "mlqd --once" "$MLQD" --once
 stored_ids >"$TMP/got"
@@ -49,6 +50,33 @@ is "$(stored_ids | wc -l)" 647 "the same set"
 export MLQ_DB="$TMP/mlq.db"
 sed -i 's,INBOX.mlq.test.0$,inbox.mlq.test,' "$MLQ_CONFIG"
 
+# Running with a long interval: public-inbox-imapd's IDLE brings new
+# mail at once.
+mlqd_start
+wait_for 20 mlqd_log_has "source 'mlq': up to date"
+ok $? "mlqd caught up and waits in IDLE"
+live_msg imap-idle "$TMP/idle.eml"
+pi_add mlq "$TMP/idle.eml"
+wait_for 20 has_id imap-idle@example.com
+ok $? "new mail arrives through IDLE, long before the interval"
+kill -TERM "$MLQD_PID"
+wait "$MLQD_PID"
+is "$?" 0 "SIGTERM ends the IDLE wait and exits 0"
+
+# since: the first backfill starts at the first UID received that day.
+export MLQ_DB="$TMP/since.db"
+cat >"$TMP/since.conf" <<EOC
+[source "late"]
+url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
+since = 2021-04-20
+EOC
+run_ok "--once with since" "$MLQD" -c "$TMP/since.conf" --once
+n=$(stored_ids | wc -l)
+ok "$([ "$n" -gt 0 ] && [ "$n" -lt 647 ]; echo $?)" "only part of the inbox: $n"
+has_id imap-new@example.com
+ok $? "including the newest"
+export MLQ_DB="$TMP/mlq.db"
+
 # Re-creating the inbox changes UIDVALIDITY: resync by Message-Id.
 pi_stop imapd
 rm -rf "$PI/inboxes/mlq"
@@ -62,7 +90,7 @@ pi_start imapd "$IMAP_PORT"
 is "$?" 0 "--once after the inbox was re-created"
 grep -q "UIDVALIDITY changed" "$TMP/log"
 ok $? "the UIDVALIDITY change is logged"
-is "$(stored_ids | wc -l)" 648 "resynced: one new message, no duplicates"
+is "$(stored_ids | wc -l)" 649 "resynced: one new message, no duplicates"
 is "$(source_field mlq cursor | sed 's/.* //')" uid=3 "cursor restarts"
 
 test_done

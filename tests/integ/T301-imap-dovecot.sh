@@ -34,10 +34,15 @@ is "$(stored_ids)" "$(cat "$TMP/want")" "the mailbox's messages are stored"
 grep -q secret "$TMP/once.log"
 ok "$((! $?))" "the password is not in the -vv log"
 
-dove_deliver "$FIX"/a3.eml
+# A long interval: dovecot offers IDLE, so new mail comes at once.
+sed -i 's/^interval = 1s$/interval = 10m/' "$MLQ_CONFIG"
 mlqd_start
-wait_for 20 has_id daemon-a3@example.de
-ok $? "a new delivery is fetched"
+wait_for 10 mlqd_log_has "source 'mine': up to date"
+ok $? "mlqd polled and waits in IDLE"
+is "$(source_field mine last_error)" null "mlq sources shows the success"
+dove_deliver "$FIX"/a3.eml
+wait_for 10 has_id daemon-a3@example.de
+ok $? "a new delivery is fetched without waiting for the interval"
 is "$(stored_ids | wc -l)" 3 "nothing twice"
 kill -TERM "$MLQD_PID"
 wait "$MLQD_PID"

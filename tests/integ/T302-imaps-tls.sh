@@ -47,4 +47,22 @@ is "$?" 3 "a trusted certificate for another host is refused"
 grep -q "TLS certificate is not for this host name" "$TMP/out"
 ok $? "saying why"
 
+# imap:// to a server offering STARTTLS: mlqd upgrades and verifies too.
+P3=$(free_port)
+public-inbox-imapd -W0 -D -P "$PI/imapd3.pid" -1 "$PI/imapd3.out" \
+    -2 "$PI/imapd3.err" \
+    -l "imap://127.0.0.1:$P3?cert=$PI/cert.pem,key=$PI/key.pem"
+test_on_exit 'test_cleanup_pid "$(cat "$PI/imapd3.pid")"'
+wait_for 20 _pi_wait_port "$P3"
+export MLQ_DB="$TMP/starttls.db"
+printf '[source "st"]\nurl = imap://127.0.0.1:%s/inbox.mlq.test\n' "$P3" \
+    >"$MLQ_CONFIG"
+"$MLQD" --once >"$TMP/out" 2>&1
+is "$?" 3 "STARTTLS with an untrusted certificate is refused"
+grep -q "TLS certificate not trusted" "$TMP/out"
+ok $? "saying why"
+echo "tls-ca = $PI/cert.pem" >>"$MLQ_CONFIG"
+run_ok "STARTTLS with tls-ca is accepted" "$MLQD" --once
+is "$(stored_ids | wc -l)" 2 "and the mail fetched"
+
 test_done

@@ -1,0 +1,39 @@
+#!/bin/sh
+# kill -9 of mlqd during an IMAP backfill, at several moments, then a
+# clean run: exactly the inbox's Message-Ids, none twice.
+. "$top_srcdir/tests/lib/test-lib.sh"
+need_shared
+. "$top_srcdir/tests/lib/pi.sh"
+. "$top_srcdir/tests/lib/mlqd.sh"
+
+NFS="$SHARED/corpus/lists/nfs-2021-04.mbox"
+pi_init mlq
+pi_add mlq "$NFS"
+ok $? "inbox from nfs-2021-04.mbox"
+pi_msgids "$NFS" >"$TMP/want"
+pi_start imapd
+ok $? "public-inbox-imapd on 127.0.0.1:$IMAP_PORT"
+cat >"$MLQ_CONFIG" <<EOC
+[source "nfs"]
+url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
+EOC
+
+prev=0
+for delay in 0.3 0.6 0.9 0.45; do
+	"$MLQD" --once >>"$TMP/mlqd.log" 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	n=$(stored_ids | wc -l)
+	ok "$([ "$n" -ge "$prev" ] && [ "$n" -le 643 ]; echo $?)" \
+	    "killed after ${delay}s: $n stored so far"
+	prev=$n
+done
+run_ok "a clean run" "$MLQD" --once
+stored_ids >"$TMP/got"
+is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"
+is "$("$MLQ" search --format jsonl | wc -l)" 643 "643 messages, once each"
+is "$(source_field nfs cursor | sed 's/.* //')" uid=643 "the cursor is the last UID"
+
+test_done
