@@ -206,6 +206,7 @@ main(int argc, char **argv)
 	const char *db_opt = NULL;
 	bool foreground = false, check = false;
 	int ch, verbosity = 0, pidfd = -1, rc;
+	char *pidpath = NULL;
 	char *conf_abs = NULL, *db;
 
 	memset(&d, 0, sizeof(d));
@@ -261,8 +262,18 @@ main(int argc, char **argv)
 		mlqd_detach();
 		mlq_log_init("mlqd", false, verbosity);
 	}
+	/*
+	 * [daemon] pidfile, else next to the database: either way a second
+	 * mlqd on the same database is refused (one writer), and `mlq
+	 * status` finds the daemon where it looks.
+	 */
 	if (d.conf->pidfile != NULL)
-		pidfd = mlqd_pidfile(d.conf->pidfile);
+		pidpath = strdup(d.conf->pidfile);
+	else if (asprintf(&pidpath, "%s.pid", d.db_path) == -1)
+		pidpath = NULL;
+	if (pidpath == NULL)
+		mlq_fatal("pid file");
+	pidfd = mlqd_pidfile(pidpath);
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 
 	mlqd_mkparent(d.db_path);
@@ -311,9 +322,10 @@ main(int argc, char **argv)
 	event_free(d.ev_hup);
 	event_base_free(d.base);
 	if (pidfd != -1) {
-		unlink(d.conf->pidfile);
+		unlink(pidpath);
 		close(pidfd);
 	}
+	free(pidpath);
 	mlq_conf_free(d.conf);
 	free(d.db_path);
 	free(conf_abs);

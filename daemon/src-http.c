@@ -78,19 +78,6 @@ struct http {
 
 static void http_next(struct http *h);
 
-static int64_t
-http_days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 /* Atom's "2021-04-06T19:16:56Z"; false for anything else. */
 static bool
 http_parse_rfc3339(const char *s, int64_t *out)
@@ -103,7 +90,8 @@ http_parse_rfc3339(const char *s, int64_t *out)
 	    z != 'Z' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
 	    mi > 59 || se > 60)
 		return false;
-	*out = http_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+	*out = mlq_date_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	    se;
 	return true;
 }
 

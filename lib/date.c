@@ -118,8 +118,8 @@ date_leaps_upto(int64_t y)
 }
 
 /* Days from 1970-01-01 to y-m-d; our own arithmetic, independent of TZ. */
-static int64_t
-date_days_from_civil(int64_t y, int m, int d)
+int64_t
+mlq_date_days_from_civil(int64_t y, int m, int d)
 {
 	int64_t days;
 
@@ -396,7 +396,7 @@ mlq_date_parse(const char *s, int64_t *utc)
 	ok = date_looks_iso(s) ? date_iso(s, &d) : date_tokens(s, &d);
 	if (!ok || !date_settle(&d))
 		return false;
-	*utc = date_days_from_civil(d.year, d.mon, d.day) * 86400 +
+	*utc = mlq_date_days_from_civil(d.year, d.mon, d.day) * 86400 +
 	    d.hour * 3600 + d.min * 60 + d.sec - (int64_t)d.off * 60;
 	return true;
 }
@@ -419,15 +419,15 @@ mlq_date_format_rfc3339(int64_t utc, char *out, size_t outlen)
 	secs = utc - days * 86400;
 	/* 146097 days per 400 years: the estimate is off by at most one. */
 	y = 1970 + date_fdiv(days * 400, 146097);
-	while (date_days_from_civil(y, 1, 1) > days)
+	while (mlq_date_days_from_civil(y, 1, 1) > days)
 		y--;
-	while (date_days_from_civil(y + 1, 1, 1) <= days)
+	while (mlq_date_days_from_civil(y + 1, 1, 1) <= days)
 		y++;
-	for (m = 12; date_days_from_civil(y, m, 1) > days; m--)
+	for (m = 12; mlq_date_days_from_civil(y, m, 1) > days; m--)
 		;
 	snprintf(out, outlen, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)y, m,
-	    (int)(days - date_days_from_civil(y, m, 1) + 1), (int)(secs / 3600),
-	    (int)(secs / 60 % 60), (int)(secs % 60));
+	    (int)(days - mlq_date_days_from_civil(y, m, 1) + 1),
+	    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
 }
 
 /* Relative counts beyond this are typos, and would overflow. */
@@ -450,7 +450,7 @@ mlq_date_parse_arg(const char *s, int64_t now, int64_t *utc)
 		if (y < 1 || m < 1 || m > 12 || d < 1 ||
 		    d > date_month_days(y, m))
 			return false;
-		*utc = date_days_from_civil(y, m, d) * 86400;
+		*utc = mlq_date_days_from_civil(y, m, d) * 86400;
 		return true;
 	}
 	p = s;

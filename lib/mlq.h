@@ -99,6 +99,8 @@ bool mlq_text_has_prefix_ci(const char *s, size_t n, const char *prefix);
  * two-digit years, ISO 8601 from git).  On success stores UTC seconds.
  */
 bool mlq_date_parse(const char *s, int64_t *utc);
+/* Days from 1970-01-01 to the proleptic Gregorian y-m-d (m 1..12). */
+int64_t mlq_date_days_from_civil(int64_t y, int m, int d);
 /* "2021-04-06T19:16:56Z" into out (at least 21 bytes). */
 void mlq_date_format_rfc3339(int64_t utc, char *out, size_t outlen);
 /*
