@@ -50,6 +50,7 @@ struct mlq_ingest {
 	uint64_t parse_next; /* next to hand to a worker */
 	uint64_t write_next; /* next for the writer */
 	uint64_t synced;     /* sequence number of the last sync written + 1 */
+	size_t inflight;     /* raw bytes of the messages in the ring */
 	bool stop;
 
 	pthread_t workers[MLQ_INGEST_MAX_WORKERS];
@@ -270,6 +271,7 @@ writer_main(void *arg)
 			ing->synced = ing->write_next + 1;
 			pthread_cond_broadcast(&ing->cv_sync);
 		}
+		ing->inflight -= s->len;
 		slot_clear(s);
 		ing->write_next++;
 		pthread_cond_broadcast(&ing->cv_free);
@@ -333,7 +335,13 @@ enqueue(struct mlq_ingest *ing, struct slot *s, uint64_t *seq,
 	struct slot *dst;
 
 	pthread_mutex_lock(&ing->mu);
-	while (ing->head - ing->write_next >= MLQ_INGEST_QUEUE &&
+	/*
+	 * Bounded by count and by bytes: a run of multi-megabyte messages
+	 * waits for the writer instead of filling memory (one always fits).
+	 */
+	while ((ing->head - ing->write_next >= MLQ_INGEST_QUEUE ||
+		   (ing->inflight > 0 &&
+		       ing->inflight + s->len > MLQ_INGEST_QUEUE_BYTES)) &&
 	    ing->fatal == MLQ_OK)
 		pthread_cond_wait(&ing->cv_free, &ing->mu);
 	if (ing->fatal != MLQ_OK) {
@@ -346,6 +354,7 @@ enqueue(struct mlq_ingest *ing, struct slot *s, uint64_t *seq,
 	}
 	dst = slot_at(ing, ing->head);
 	*dst = *s;
+	ing->inflight += s->len;
 	if (seq != NULL)
 		*seq = ing->head;
 	ing->head++;

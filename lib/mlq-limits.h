@@ -27,6 +27,14 @@
 #define MLQ_INGEST_QUEUE 256
 #endif
 
+/*
+ * Raw bytes in flight between reader, parse workers and writer; parsed
+ * forms take a few times more.  A quarter of a second of input at speed.
+ */
+#ifndef MLQ_INGEST_QUEUE_BYTES
+#define MLQ_INGEST_QUEUE_BYTES (4u * 1024 * 1024)
+#endif
+
 /* Messages per transaction during an import. */
 #ifndef MLQ_INGEST_BATCH
 #define MLQ_INGEST_BATCH 2000
