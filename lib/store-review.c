@@ -587,7 +587,11 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 	return rc;
 }
 
-/* Links every other version of the same author's same title. */
+/*
+ * Links the latest posting of every other version of the same author's
+ * same title: one link per version, not per posting, so a title resent
+ * many times costs what its versions do, not the square of its postings.
+ */
 static enum mlq_status
 link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     struct mlq_err *err)
@@ -603,8 +607,8 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if (m->subj.norm == NULL || *m->subj.norm == '\0')
 		return MLQ_OK;
 	s = mlq__store_stmt(st, S_RV_VERSIONS,
-	    "SELECT id, version FROM msg WHERE norm = ? AND from_email = ? "
-	    "AND kind > 0 AND version <> ? AND id <> ?",
+	    "SELECT max(id), version FROM msg WHERE norm = ? AND from_email = ? "
+	    "AND kind > 0 AND version <> ? AND id <> ? GROUP BY version",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;

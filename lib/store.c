@@ -21,6 +21,14 @@
 #define MLQ_STORE_MMAP_BYTES (1024 * 1024 * 1024)
 #endif
 
+/*
+ * SQLite's page cache per handle.  The writer's index lookups (Message-Id,
+ * addresses, threads) land all over a large database.
+ */
+#ifndef MLQ_STORE_CACHE_KIB
+#define MLQ_STORE_CACHE_KIB 16000
+#endif
+
 /* Text indexed per message: enough for any prose, bounded for huge patches. */
 #ifndef MLQ_FTS_BODY_BYTES
 #define MLQ_FTS_BODY_BYTES (64u * 1024)
@@ -67,11 +75,13 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	int flags;
 	enum mlq_status rc;
 	size_t i;
-	char mmap_pragma[64];
+	char mmap_pragma[64], cache_pragma[64];
 
 	*out = NULL;
 	snprintf(mmap_pragma, sizeof(mmap_pragma), "PRAGMA mmap_size = %lld",
 	    (long long)MLQ_STORE_MMAP_BYTES);
+	snprintf(cache_pragma, sizeof(cache_pragma), "PRAGMA cache_size = -%u",
+	    (unsigned)MLQ_STORE_CACHE_KIB);
 	st = calloc(1, sizeof(*st));
 	if (st == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -103,7 +113,7 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 		    (rc = store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
 			MLQ_OK)) ||
 	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
-	    (rc = store_exec(st, "PRAGMA cache_size = -16000", err)) != MLQ_OK ||
+	    (rc = store_exec(st, cache_pragma, err)) != MLQ_OK ||
 	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
 	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK ||
 	    (!st->writable &&
