@@ -11,33 +11,13 @@
 #include <string.h>
 
 #include "mlq.h"
+#include "mbox-util.h"
 #include "tap.h"
 
 struct part {
 	const char *p;
 	size_t n;
 };
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f;
-	char *p;
-	long sz;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0 ||
-	    (p = malloc((size_t)sz + 1)) == NULL) {
-		fclose(f);
-		return NULL;
-	}
-	*len = fread(p, 1, (size_t)sz, f);
-	p[*len] = '\0';
-	fclose(f);
-	return p;
-}
 
 static int
 lower(int c)
@@ -422,7 +402,7 @@ main(void)
 
 	snprintf(path, sizeof(path), "%s/corpus/lists/umn-2019-2021.mbox",
 	    shared);
-	if ((mbox = slurp(path, &len)) == NULL) {
+	if ((mbox = tmail_read(path, &len)) == NULL) {
 		plan_skip_all("cannot read umn-2019-2021.mbox");
 		return 0;
 	}
@@ -446,7 +426,7 @@ main(void)
 
 	snprintf(path, sizeof(path), "%s/corpus/lists/tags-and-reverts.mbox",
 	    shared);
-	if ((mbox = slurp(path, &len)) == NULL) {
+	if ((mbox = tmail_read(path, &len)) == NULL) {
 		ok(0, "cannot read %s", path);
 		return done_testing();
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mlq-int.h"
+#include "mbox-util.h"
 #include "tap.h"
 
 #define NACK MLQ_TAG_NACK
@@ -292,36 +293,6 @@ struct prf {
 	unsigned tp, fp, fn;
 };
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f;
-	char *p = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		return NULL;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			char *q = realloc(p, cap = (cap + 4096) * 2);
-
-			if (q == NULL) {
-				free(p);
-				fclose(f);
-				return NULL;
-			}
-			p = q;
-		}
-		if ((r = fread(p + n, 1, cap - n - 1, f)) == 0)
-			break;
-		n += r;
-	}
-	fclose(f);
-	p[n] = '\0';
-	*len = n;
-	return p;
-}
-
 static int
 cmp_str(const void *x, const void *y)
 {
@@ -347,7 +318,7 @@ run_fixture(const char *dir, const char *name, struct prf *prf)
 		ok(0, "%s: path too long", name);
 		return;
 	}
-	if ((text = slurp(path, &len)) == NULL) {
+	if ((text = tmail_read(path, &len)) == NULL) {
 		ok(0, "%s: cannot read", name);
 		return;
 	}

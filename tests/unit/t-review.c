@@ -12,28 +12,8 @@
 #include <string.h>
 
 #include "mlq-int.h"
+#include "mbox-util.h"
 #include "tap.h"
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f;
-	char *p;
-	long sz;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0 ||
-	    (p = malloc((size_t)sz + 1)) == NULL) {
-		fclose(f);
-		return NULL;
-	}
-	*len = fread(p, 1, (size_t)sz, f);
-	p[*len] = '\0';
-	fclose(f);
-	return p;
-}
 
 static void
 check_text(const char *name, const char *text, size_t len)
@@ -116,7 +96,7 @@ main(void)
 	ok(n >= 40, "at least 40 classify fixtures (%zu)", n);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if ((text = slurp(path, &len)) == NULL)
+		if ((text = tmail_read(path, &len)) == NULL)
 			ok(0, "read %s", path);
 		else
 			check_text(names[i], text, len);
