@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <dirent.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,4 +133,38 @@ tmail_header(const struct tmail *m, const char *name, struct mlq_buf *out)
 		p = nl + 1;
 	}
 	return false;
+}
+
+static int
+list_cmp(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+char **
+tmail_list_dir(const char *dir, const char *suffix, size_t *n)
+{
+	struct dirent *d;
+	char **names = NULL, **nn;
+	size_t k = strlen(suffix), l;
+	DIR *dp;
+
+	*n = 0;
+	if ((dp = opendir(dir)) == NULL)
+		return NULL;
+	while ((d = readdir(dp)) != NULL) {
+		l = strlen(d->d_name);
+		if (l <= k || strcmp(d->d_name + l - k, suffix) != 0)
+			continue;
+		if ((nn = realloc(names, (*n + 1) * sizeof(*names))) == NULL)
+			break;
+		names = nn;
+		if ((names[*n] = strdup(d->d_name)) == NULL)
+			break;
+		(*n)++;
+	}
+	closedir(dp);
+	if (names != NULL)
+		qsort(names, *n, sizeof(*names), list_cmp);
+	return names;
 }

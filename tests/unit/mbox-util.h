@@ -17,6 +17,11 @@ struct tmail {
 
 /* A file read whole, NUL-terminated (free()); NULL when unreadable. */
 char *tmail_read(const char *path, size_t *len);
+/*
+ * The names of the files in dir ending in suffix, sorted (free each and
+ * the array); NULL with *n = 0 when dir cannot be read.
+ */
+char **tmail_list_dir(const char *dir, const char *suffix, size_t *n);
 /* A single message without a "From " line. */
 void tmail_one(const char *data, size_t len, struct tmail *m);
 /* The messages of an mbox (free() the array); *n gets their count. */

@@ -1,6 +1,5 @@
 #include "config.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,12 +292,6 @@ struct prf {
 	unsigned tp, fp, fn;
 };
 
-static int
-cmp_str(const void *x, const void *y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /*
  * A fixture is "#expect: tag tag", optionally "#submitter", then the
  * reply's body.
@@ -366,32 +359,16 @@ test_fixtures(void)
 	char dir[4096];
 	const char *src = getenv("top_srcdir");
 	struct prf prf[MLQ_TAG_COUNT];
-	struct dirent *d;
-	char **names = NULL, **nn;
+	char **names;
 	size_t n = 0, i;
-	DIR *dp;
 
 	memset(prf, 0, sizeof(prf));
 	snprintf(dir, sizeof(dir), "%s/tests/fixtures/classify",
 	    src ? src : ".");
-	if ((dp = opendir(dir)) == NULL) {
+	if ((names = tmail_list_dir(dir, ".txt", &n)) == NULL) {
 		ok(0, "fixture directory %s", dir);
 		return;
 	}
-	while ((d = readdir(dp)) != NULL) {
-		size_t l = strlen(d->d_name);
-
-		if (l < 5 || strcmp(d->d_name + l - 4, ".txt") != 0)
-			continue;
-		if ((nn = realloc(names, (n + 1) * sizeof(*names))) == NULL)
-			break;
-		names = nn;
-		if ((names[n] = strdup(d->d_name)) == NULL)
-			break;
-		n++;
-	}
-	closedir(dp);
-	qsort(names, n, sizeof(*names), cmp_str);
 	ok(n >= 40, "at least 40 labeled fixtures (%zu)", n);
 	for (i = 0; i < n; i++) {
 		run_fixture(dir, names[i], prf);

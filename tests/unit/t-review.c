@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +47,6 @@ check_text(const char *name, const char *text, size_t len)
 	mlq_arena_free(a);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int
 main(void)
 {
@@ -64,10 +57,8 @@ main(void)
 		"ping?\n",
 	};
 	const char *src = getenv("top_srcdir");
-	char dir[4096], path[4200], **names = NULL, **nn;
-	struct dirent *d;
+	char dir[4096], path[4200], **names;
 	size_t n = 0, i, len;
-	DIR *dp;
 	char *text;
 
 	for (i = 0; i < MLQ__ARRAY_SIZE(extra); i++) {
@@ -76,23 +67,10 @@ main(void)
 	}
 	snprintf(dir, sizeof(dir), "%s/tests/fixtures/classify",
 	    src ? src : ".");
-	if ((dp = opendir(dir)) == NULL) {
+	if ((names = tmail_list_dir(dir, ".txt", &n)) == NULL) {
 		ok(0, "fixture directory %s", dir);
 		return done_testing();
 	}
-	while ((d = readdir(dp)) != NULL) {
-		len = strlen(d->d_name);
-		if (len < 5 || strcmp(d->d_name + len - 4, ".txt") != 0)
-			continue;
-		if ((nn = realloc(names, (n + 1) * sizeof(*names))) == NULL)
-			break;
-		names = nn;
-		if ((names[n] = strdup(d->d_name)) == NULL)
-			break;
-		n++;
-	}
-	closedir(dp);
-	qsort(names, n, sizeof(*names), cmp_str);
 	ok(n >= 40, "at least 40 classify fixtures (%zu)", n);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
