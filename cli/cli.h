@@ -46,6 +46,10 @@ int cli_not_found(const char *cmd, const char *msgid);
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* mlq_smtp_fn for mlq: runs the mlq-smtp helper (smtp-run.c). */
+enum mlq_status cli_smtp_send(const struct mlq_conf *c, const char *mail,
+    size_t len, bool *retryable, struct mlq_err *err);
+
 /* ---- output (out.c) ---- */
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_MBOX };

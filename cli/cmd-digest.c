@@ -225,7 +225,7 @@ send_due(struct mlq_store *st, const struct mlq_conf *conf, int64_t now)
 
 	memset(&ds, 0, sizeof(ds));
 	mlq_err_clear(&err);
-	rc = mlq_digest_send_due(st, conf, now, &ds, &err);
+	rc = mlq_digest_send_due(st, conf, cli_smtp_send, now, &ds, &err);
 	if (rc != MLQ_OK) {
 		if (ds.label[0] != '\0')
 			fprintf(stderr, "mlq: digest for %s not sent\n",
@@ -359,8 +359,8 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 	if (rc == MLQ_OK)
 		rc = mlq_digest_build(st, &o, &d, &err);
 	if (rc == MLQ_OK && send) {
-		rc = mlq_digest_send(st, conf, d, false, now, msgid,
-		    sizeof(msgid), &retryable, &err);
+		rc = mlq_digest_send(st, conf, cli_smtp_send, d, false, now,
+		    msgid, sizeof(msgid), &retryable, &err);
 		if (rc == MLQ_OK) {
 			printf("sent '");
 			out_safe(stdout, d->title);

@@ -48,8 +48,8 @@ digest_thread(void *arg)
 	mlq_err_clear(&j->err);
 	j->st = mlq_store_open(j->d->db_path, MLQ_STORE_WRITE, &st, &j->err);
 	if (j->st == MLQ_OK)
-		j->st = mlq_digest_send_due(st, j->conf, (int64_t)time(NULL),
-		    &j->ds, &j->err);
+		j->st = mlq_digest_send_due(st, j->conf, mlq_smtp_send,
+		    (int64_t)time(NULL), &j->ds, &j->err);
 	mlq_store_close(st);
 	while (write(j->pipe[1], &c, 1) == -1 && errno == EINTR)
 		;

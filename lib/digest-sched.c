@@ -130,8 +130,8 @@ check_mail_conf(const struct mlq_conf *c, struct mlq_err *err)
 
 enum mlq_status
 mlq_digest_send(struct mlq_store *st, const struct mlq_conf *c,
-    const struct mlq_digest *d, bool scheduled, int64_t now, char *msgid,
-    size_t msgid_len, bool *retryable, struct mlq_err *err)
+    mlq_smtp_fn send, const struct mlq_digest *d, bool scheduled, int64_t now,
+    char *msgid, size_t msgid_len, bool *retryable, struct mlq_err *err)
 {
 	struct mlq_smtp_mail m;
 	struct mlq_buf body, mail, rcpt;
@@ -162,7 +162,7 @@ mlq_digest_send(struct mlq_store *st, const struct mlq_conf *c,
 	if (body.oom || mail.oom || rcpt.oom)
 		rc = mlq_err_set(err, MLQ_ENOMEM, "digest: out of memory");
 	else
-		rc = mlq_smtp_send(c, mail.data, mail.len, retryable, err);
+		rc = send(c, mail.data, mail.len, retryable, err);
 	if (rc == MLQ_OK)
 		rc = mlq__store_digest_sent_add(st, d->since, d->until,
 		    scheduled, now, msgid, rcpt.data, err);
@@ -180,8 +180,9 @@ min64(int64_t a, int64_t b)
 
 /* Builds and mails the digest of one scheduled period. */
 static enum mlq_status
-send_period(struct mlq_store *st, const struct mlq_conf *c, int64_t start,
-    int64_t end, int64_t now, struct mlq_digest_state *ds, struct mlq_err *err)
+send_period(struct mlq_store *st, const struct mlq_conf *c, mlq_smtp_fn send,
+    int64_t start, int64_t end, int64_t now, struct mlq_digest_state *ds,
+    struct mlq_err *err)
 {
 	struct mlq_digest_opts o;
 	struct mlq_digest *d;
@@ -198,15 +199,16 @@ send_period(struct mlq_store *st, const struct mlq_conf *c, int64_t start,
 	mlq_digest_label(start, end, ds->label, sizeof(ds->label));
 	if ((rc = mlq_digest_build(st, &o, &d, err)) != MLQ_OK)
 		return rc;
-	rc = mlq_digest_send(st, c, d, true, now, msgid, sizeof(msgid),
+	rc = mlq_digest_send(st, c, send, d, true, now, msgid, sizeof(msgid),
 	    &ds->retryable, err);
 	mlq_digest_free(d);
 	return rc;
 }
 
 enum mlq_status
-mlq_digest_send_due(struct mlq_store *st, const struct mlq_conf *c, int64_t now,
-    struct mlq_digest_state *ds, struct mlq_err *err)
+mlq_digest_send_due(struct mlq_store *st, const struct mlq_conf *c,
+    mlq_smtp_fn send, int64_t now, struct mlq_digest_state *ds,
+    struct mlq_err *err)
 {
 	const struct mlq_conf_schedule *s = &c->digest.schedule;
 	int64_t starts[MLQ_DIGEST_CATCHUP], ends[MLQ_DIGEST_CATCHUP];
@@ -249,7 +251,7 @@ mlq_digest_send_due(struct mlq_store *st, const struct mlq_conf *c, int64_t now,
 			return rc;
 		if (sent)
 			continue;
-		rc = send_period(st, c, starts[i], ends[i], now, ds, err);
+		rc = send_period(st, c, send, starts[i], ends[i], now, ds, err);
 		if (rc != MLQ_OK) {
 			ds->failures++;
 			wait = MLQ_DIGEST_RETRY_MAX;

@@ -716,7 +716,7 @@ void mlq_conf_secret_free(char *secret);
 /* MLQ_OK when path may hold secrets, else MLQ_EINPUT saying why. */
 enum mlq_status mlq_conf_check_secrecy(const char *path, struct mlq_err *err);
 
-/* ---- the digest (digest.c builds, digest-sched.c schedules, smtp.c mails) */
+/* ---- the digest (digest.c builds, digest-sched.c schedules and mails) */
 
 /* One message as the digest shows it; strings live in the digest's arena. */
 struct mlq_digest_msg {
@@ -847,6 +847,14 @@ struct mlq_digest_state {
 };
 
 /*
+ * How a composed mail reaches the server, as mlq_smtp_send() does: mlqd
+ * passes that (libcurl), mlq a function running the mlq-smtp helper, so
+ * that loading libcurl is not every mlq command's cost.
+ */
+typedef enum mlq_status (*mlq_smtp_fn)(const struct mlq_conf *c,
+    const char *mail, size_t len, bool *retryable, struct mlq_err *err);
+
+/*
  * Mails every digest the [digest] schedule has made due at 'now' and not
  * yet sent, oldest first, and records each in the store once the server
  * has accepted it, so a restart never sends twice.  Due are the periods
@@ -865,8 +873,8 @@ struct mlq_digest_state {
  * caller may run it on a thread of its own with a store handle of its own.
  */
 enum mlq_status mlq_digest_send_due(struct mlq_store *st,
-    const struct mlq_conf *c, int64_t now, struct mlq_digest_state *ds,
-    struct mlq_err *err);
+    const struct mlq_conf *c, mlq_smtp_fn send, int64_t now,
+    struct mlq_digest_state *ds, struct mlq_err *err);
 
 /*
  * Mails a built digest to [digest] to through [digest] smtp and records
@@ -875,10 +883,10 @@ enum mlq_status mlq_digest_send_due(struct mlq_store *st,
  * for mlq_smtp_send(); MLQ_EINPUT when [digest] lacks smtp, from or to.
  */
 enum mlq_status mlq_digest_send(struct mlq_store *st, const struct mlq_conf *c,
-    const struct mlq_digest *d, bool scheduled, int64_t now, char *msgid,
-    size_t msgid_len, bool *retryable, struct mlq_err *err);
+    mlq_smtp_fn send, const struct mlq_digest *d, bool scheduled, int64_t now,
+    char *msgid, size_t msgid_len, bool *retryable, struct mlq_err *err);
 
-/* ---- SMTP (smtp.c) ---------------------------------------------------- */
+/* ---- mail (mail-compose.c composes, smtp.c sends with libcurl) -------- */
 
 /* A text/plain UTF-8 mail to compose. */
 struct mlq_smtp_mail {

@@ -134,4 +134,20 @@ chmod 644 "$TMP/sec/secrets"
 is $? 2 "a readable secrets file is refused"
 is "$(smtp_count)" 4 "nothing sent"
 
+# mlq mails through the mlq-smtp helper: it never loads libcurl itself
+# (the libraries cost every command 4 ms), and a missing helper is named.
+if command -v ldd >/dev/null; then
+	is "$(ldd "$MLQ" | grep -c libcurl)" 0 "mlq does not link libcurl"
+fi
+conf "$PLAIN" "maint@example.org" "smtp-starttls = no"
+MLQ_EXEC_PATH=$TMP/nowhere "$MLQ" digest --since 2021-04-19 --until 2021-04-25 \
+    --send >"$TMP/out" 2>"$TMP/err"
+is $? 3 "no helper: a runtime failure"
+case $(cat "$TMP/err") in
+"mlq: digest: cannot find mlq-smtp (not in \$MLQ_EXEC_PATH, beside mlq or in /"*"/mlq)")
+	ok 0 "and says where it looked" ;;
+*) ok 1 "and says where it looked: $(cat "$TMP/err")" ;;
+esac
+is "$(smtp_count)" 4 "nothing sent"
+
 test_done

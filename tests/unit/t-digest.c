@@ -307,7 +307,7 @@ test_backoff(void)
 		goto out;
 	}
 	memset(&ds, 0, sizeof(ds));
-	is_int(mlq_digest_send_due(st, c, now, &ds, &err), MLQ_ENET,
+	is_int(mlq_digest_send_due(st, c, mlq_smtp_send, now, &ds, &err), MLQ_ENET,
 	    "backoff: a closed port fails");
 	ok(ds.retryable, "backoff: a refused connection is transient");
 	is_str(ds.label, "week 2021-W16", "backoff: the period tried");
@@ -315,12 +315,12 @@ test_backoff(void)
 	is_int(ds.next - now, MLQ_DIGEST_RETRY_MIN,
 	    "backoff: retry in a minute");
 	mlq_err_clear(&err);
-	is_int(mlq_digest_send_due(st, c, now + 30, &ds, &err), MLQ_OK,
+	is_int(mlq_digest_send_due(st, c, mlq_smtp_send, now + 30, &ds, &err), MLQ_OK,
 	    "backoff: before the retry time, no attempt");
 	is_int(ds.sent, 0, "backoff: nothing sent");
 	is_int(ds.next, now + MLQ_DIGEST_RETRY_MIN,
 	    "backoff: still waiting for the retry time");
-	is_int(mlq_digest_send_due(st, c, now + 60, &ds, &err), MLQ_ENET,
+	is_int(mlq_digest_send_due(st, c, mlq_smtp_send, now + 60, &ds, &err), MLQ_ENET,
 	    "backoff: the retry fails too");
 	is_int(ds.next - (now + 60), 2 * MLQ_DIGEST_RETRY_MIN,
 	    "backoff: the wait doubles");
@@ -332,7 +332,7 @@ test_backoff(void)
 	       now + 120, "x@example.org", "maint@example.org", &err) == MLQ_OK,
 	    "backoff: record the period as if sent");
 	memset(&ds, 0, sizeof(ds));
-	is_int(mlq_digest_send_due(st, c, now + 180, &ds, &err), MLQ_OK,
+	is_int(mlq_digest_send_due(st, c, mlq_smtp_send, now + 180, &ds, &err), MLQ_OK,
 	    "backoff: a recorded period is not due");
 	is_int(ds.next, now + 180 + 3600,
 	    "backoff: next check within the hour");
