@@ -668,6 +668,12 @@ mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
  * size sent closest in time (within MLQ_REVIEW_SERIES_WINDOW), unless
  * its own thread has one.  Either side may arrive first.
  */
+/*
+ * msg_series (schema/005) is partial: SQLite uses it only when the query
+ * repeats its WHERE word for word.
+ */
+#define SERIES_PARTIAL "kind > 0"
+
 static enum mlq_status
 link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
     struct mlq_err *err)
@@ -695,10 +701,10 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	    kind == 1
 		? "SELECT id, date FROM msg WHERE from_email = ? AND version = ? "
 		  "AND total = ? AND kind = 2 AND date BETWEEN ? AND ? "
-		  "AND thread <> ?"
+		  "AND thread <> ? AND " SERIES_PARTIAL
 		: "SELECT id, date FROM msg WHERE from_email = ? AND version = ? "
 		  "AND total = ? AND kind = 1 AND idx > 0 AND date BETWEEN ? AND ? "
-		  "AND thread <> ?",
+		  "AND thread <> ? AND " SERIES_PARTIAL,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
