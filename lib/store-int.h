@@ -10,6 +10,7 @@
 enum store_stmt {
 	S_FIND_ID,
 	S_INSERT_MSG,
+	S_INSERT_RAW,
 	S_SET_THREAD,
 	S_MSG_THREAD,
 	S_GHOST_THREAD,

@@ -1460,7 +1460,7 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 	int step;
 
 	if (sqlite3_prepare_v2(st->db,
-		"SELECT id, raw, raw_len FROM msg ORDER BY id", -1, &s,
+		"SELECT id, data, len FROM raw ORDER BY id", -1, &s,
 		NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "read messages");
 	if (sqlite3_prepare_v2(st->db,

@@ -295,7 +295,7 @@ mlq_store_raw(struct mlq_store *st, int64_t id, struct mlq_buf *out,
 	enum mlq_status rc;
 
 	s = mlq__store_stmt(st, S_RAW_GET,
-	    "SELECT raw, raw_len FROM msg WHERE id = ?", err);
+	    "SELECT data, len FROM raw WHERE id = ?", err);
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);
