@@ -117,6 +117,15 @@ enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
 enum mlq_status mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
     struct mlq_err *err);
 
+/*
+ * For the tests: the query plan (EXPLAIN QUERY PLAN, lines joined by
+ * "; ") of every statement this handle has prepared once and kept, so a
+ * test can tell that the writer's lookups use the indexes meant for them.
+ */
+typedef void (*mlq__plan_fn)(const char *sql, const char *plan, void *arg);
+enum mlq_status mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn,
+    void *arg, struct mlq_err *err);
+
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */
 void mlq__rdomain(struct mlq_buf *b, const char *domain);

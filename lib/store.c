@@ -125,6 +125,48 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	return MLQ_OK;
 }
 
+enum mlq_status
+mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	struct mlq_buf sql, plan;
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	size_t i;
+
+	mlq_buf_init(&sql);
+	mlq_buf_init(&plan);
+	for (i = 0; rc == MLQ_OK && i < S_COUNT; i++) {
+		if (st->stmt[i] == NULL)
+			continue;
+		mlq_buf_reset(&sql);
+		mlq_buf_reset(&plan);
+		mlq_buf_addf(&sql, "EXPLAIN QUERY PLAN %s",
+		    sqlite3_sql(st->stmt[i]));
+		if (sql.oom) {
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+			break;
+		}
+		if (sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL) !=
+		    SQLITE_OK) {
+			rc = mlq__store_fail(st, err, "explain");
+			break;
+		}
+		while (sqlite3_step(s) == SQLITE_ROW)
+			mlq_buf_addf(&plan, "%s%s", plan.len ? "; " : "",
+			    mlq__store_col_text(s, 3));
+		sqlite3_finalize(s);
+		if (plan.oom)
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		else
+			fn(sqlite3_sql(st->stmt[i]),
+			    plan.data ? plan.data : "", arg);
+	}
+	mlq_buf_release(&sql);
+	mlq_buf_release(&plan);
+	return rc;
+}
+
 void
 mlq_store_close(struct mlq_store *st)
 {

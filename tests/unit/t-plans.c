@@ -1,0 +1,150 @@
+/*
+ * The writer's lookups use the indexes meant for them.  SQLite has no
+ * statistics on an mlq database, so a new index can quietly become the
+ * planner's choice for an old query (it happened: schema 005's first
+ * draft turned an author's-title lookup into a scan of all their patches)
+ * and nothing but the speed at scale shows it.  This imports our own
+ * fixtures, then reads the plan of every statement the writer prepared.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mlq-int.h"
+#include "mbox-util.h"
+#include "tap.h"
+
+/* A statement, recognised by a piece of its SQL, and its plan. */
+struct want {
+	const char *sql;
+	const char *plan;
+	bool seen;
+};
+
+static struct want wants[] = {
+	{ "FROM msg WHERE msgid = ?", "INDEX sqlite_autoindex_msg_1 (msgid=?)",
+	    false },
+	{ "kind = 2 AND date BETWEEN",
+	    "USING COVERING INDEX msg_series (kind=? "
+	    "AND from_email=? AND version=? AND total=? AND date>? AND date<?)",
+	    false },
+	{ "kind = 1 AND idx > 0 AND date BETWEEN",
+	    "USING COVERING INDEX "
+	    "msg_series (kind=? AND from_email=? AND version=? AND total=? AND "
+	    "date>? AND date<?)",
+	    false },
+	{ "GROUP BY version",
+	    "USING INDEX msg_author_norm (norm=? AND "
+	    "from_email=?)",
+	    false },
+	{ "WHERE norm = ? AND kind > 0", "USING INDEX msg_author_norm (norm=?)",
+	    false },
+	{ "FROM email WHERE email = ?",
+	    "INDEX sqlite_autoindex_email_1 (email=?)", false },
+};
+
+static unsigned nplans;
+
+static void
+check_plan(const char *sql, const char *plan, void *arg)
+{
+	size_t i;
+
+	(void)arg;
+	nplans++;
+	/* A whole-table scan of anything that grows with the archive. */
+	ok(strstr(plan, "SCAN ") == NULL ||
+		strstr(plan, "SCAN CONSTANT") != NULL,
+	    "no table scan: %s -> %s", sql, plan);
+	for (i = 0; i < MLQ__ARRAY_SIZE(wants); i++) {
+		if (strstr(sql, wants[i].sql) == NULL)
+			continue;
+		wants[i].seen = true;
+		if (!ok(strstr(plan, wants[i].plan) != NULL, "%s: %s",
+			wants[i].sql, wants[i].plan))
+			diag("plan: %s", plan);
+	}
+}
+
+static void
+import(struct mlq_ingest *ing, const char *path)
+{
+	struct mlq_reader *r;
+	struct mlq_err err;
+	const char *msg;
+	size_t len;
+	uint64_t pos;
+	int n = 0;
+
+	mlq_err_clear(&err);
+	if (mlq_reader_open(path, &r, &err) != MLQ_OK) {
+		ok(0, "open %s: %s", path, err.msg);
+		return;
+	}
+	while (mlq_reader_next(r, &msg, &len, &pos, &err) == MLQ_OK) {
+		if (mlq_ingest_add(ing, msg, len, path, pos, NULL, &err) !=
+		    MLQ_OK)
+			break;
+		n++;
+	}
+	mlq_reader_close(r);
+	ok(n > 0, "%s: %d messages", path, n);
+}
+
+int
+main(void)
+{
+	static const char *const files[] = {
+		"contrib/sample/northfield.mbox",
+		"tests/fixtures/digest/linux-nfs.mbox",
+		"tests/fixtures/review/cover.mbox",
+		"tests/fixtures/review/fixes.mbox",
+		"tests/fixtures/review/nested.mbox",
+		"tests/fixtures/review/revert-commit.mbox",
+		"tests/fixtures/review/superseded.mbox",
+		"tests/fixtures/review/unthreaded.mbox",
+	};
+	const char *src = getenv("top_srcdir");
+	struct mlq_ingest_opts opts;
+	struct mlq_ingest *ing = NULL;
+	struct mlq_store *st = NULL;
+	struct mlq_err err;
+	char dir[] = "/tmp/t-plans.XXXXXX", db[64], path[4200];
+	size_t i;
+
+	mlq_err_clear(&err);
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "temporary directory");
+		return done_testing();
+	}
+	snprintf(db, sizeof(db), "%s/mlq.db", dir);
+	if (!ok(mlq_store_open(db, MLQ_STORE_WRITE, &st, &err) == MLQ_OK,
+		"store opens"))
+		goto out;
+	memset(&opts, 0, sizeof(opts));
+	opts.workers = 1;
+	if (!ok(mlq_ingest_new(st, &opts, &ing, &err) == MLQ_OK, "ingest"))
+		goto out;
+	for (i = 0; i < MLQ__ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", src ? src : ".",
+		    files[i]);
+		import(ing, path);
+	}
+	ok(mlq_ingest_sync(ing, NULL, NULL, &err) == MLQ_OK, "stored: %s",
+	    err.msg);
+	mlq_ingest_free(ing);
+	ok(mlq__store_plans(st, check_plan, NULL, &err) == MLQ_OK, "plans: %s",
+	    err.msg);
+	ok(nplans >= 40, "the writer prepared %u statements", nplans);
+	for (i = 0; i < MLQ__ARRAY_SIZE(wants); i++)
+		ok(wants[i].seen, "exercised: %s", wants[i].sql);
+out:
+	mlq_store_close(st);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		diag("could not remove %s", dir);
+	return done_testing();
+}
