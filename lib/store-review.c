@@ -123,6 +123,25 @@ ids_uniq(struct ids *a)
 	a->n = k + 1;
 }
 
+/* Whether the statement (one id bound) returns a row. */
+static enum mlq_status
+exists(struct mlq_store *st, enum store_stmt slot, const char *sql, int64_t id,
+    bool *yes, struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
+	int rc;
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read links");
+	*yes = rc == SQLITE_ROW;
+	return MLQ_OK;
+}
+
 /* ---- what a submission names ---- */
 
 static bool
@@ -385,15 +404,16 @@ struct ref_row {
 };
 
 /*
- * Re-resolves the links of one kind that src's references make: the old
- * targets and the new ones are marked dirty (a status may change).
+ * Re-resolves the links of one kind that src's references make.  When the
+ * targets change, the old and the new ones are marked dirty (a status may
+ * change).
  */
 static enum mlq_status
 resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 {
 	struct ref_row *rows = NULL, *r;
 	size_t nrows = 0, i;
-	struct ids old = { 0 };
+	struct ids old = { 0 }, now = { 0 };
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 	int64_t src_date = 0, dst;
@@ -455,6 +475,28 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 	while (sqlite3_step(s) == SQLITE_ROW)
 		ids_add(&old, sqlite3_column_int64(s, 0));
 	sqlite3_reset(s);
+
+	for (i = 0; i < nrows; i++) {
+		rc = ref_target(st, src, src_ok, src_date, rows[i].norm,
+		    rows[i].commit, &dst, err);
+		if (rc != MLQ_OK)
+			goto out;
+		if (dst != 0)
+			ids_add(&now, dst);
+	}
+	if (old.oom || now.oom) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	/*
+	 * Most re-resolutions (a title posted once more) change nothing:
+	 * then nothing is rewritten and no thread is re-derived.
+	 */
+	ids_uniq(&old);
+	ids_uniq(&now);
+	if (old.n == now.n &&
+	    (old.n == 0 || memcmp(old.v, now.v, old.n * sizeof(*old.v)) == 0))
+		goto out;
 	for (i = 0; i < old.n; i++)
 		mark(st, old.v[i]);
 
@@ -469,13 +511,7 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 	if ((rc = mlq__store_step_done(st, s, err, "drop links")) != MLQ_OK)
 		goto out;
 
-	for (i = 0; i < nrows; i++) {
-		rc = ref_target(st, src, src_ok, src_date, rows[i].norm,
-		    rows[i].commit, &dst, err);
-		if (rc != MLQ_OK)
-			goto out;
-		if (dst == 0)
-			continue;
+	for (i = 0; i < now.n; i++) {
 		s = mlq__store_stmt(st, S_RV_LINK_ADD,
 		    "INSERT OR IGNORE INTO link(src, dst, kind) VALUES (?, ?, ?)",
 		    err);
@@ -484,12 +520,12 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 			goto out;
 		}
 		sqlite3_bind_int64(s, 1, src);
-		sqlite3_bind_int64(s, 2, dst);
+		sqlite3_bind_int64(s, 2, now.v[i]);
 		sqlite3_bind_int(s, 3, kind);
 		if ((rc = mlq__store_step_done(st, s, err, "add link")) !=
 		    MLQ_OK)
 			goto out;
-		mark(st, dst);
+		mark(st, now.v[i]);
 	}
 	mark(st, src);
 out:
@@ -499,8 +535,7 @@ out:
 	}
 	free(rows);
 	free(old.v);
-	if (rc == MLQ_OK && old.oom)
-		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	free(now.v);
 	return rc;
 }
 
@@ -638,7 +673,8 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		sqlite3_bind_int64(s, 2, older ? o : id);
 		sqlite3_bind_int(s, 3, MLQ_LINK_VERSION);
 		rc = mlq__store_step_done(st, s, err, "link versions");
-		mark(st, o);
+		if (rc == MLQ_OK && sqlite3_changes(st->db) > 0)
+			mark(st, o);
 	}
 	if (rc == MLQ_OK && (over.oom || other.oom))
 		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -663,16 +699,17 @@ mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
 }
 
 /*
+ * msg_series (schema/005) is partial: SQLite uses it only when the query
+ * repeats its WHERE word for word.
+ */
+#define SERIES_PARTIAL "kind > 0"
+
+/*
  * A series whose patches do not thread under its cover letter: each
  * patch links to the same author's cover letter of the same version and
  * size sent closest in time (within MLQ_REVIEW_SERIES_WINDOW), unless
  * its own thread has one.  Either side may arrive first.
  */
-/*
- * msg_series (schema/005) is partial: SQLite uses it only when the query
- * repeats its WHERE word for word.
- */
-#define SERIES_PARTIAL "kind > 0"
 
 static enum mlq_status
 link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
@@ -682,6 +719,7 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 	int64_t best = 0, bd = 0, d, thread = 0;
+	bool linked;
 	size_t i;
 
 	if ((kind != 1 && kind != 2) || m->subj.total <= 0 || !m->date_ok ||
@@ -728,11 +766,19 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	if (kind == 1 && best != 0)
 		ids_add(&other, best);
 	for (i = 0; rc == MLQ_OK && i < other.n; i++) {
-		/* A patch keeps the first cover letter found for it. */
-		s = mlq__store_stmt(st, S_RV_SERIES_OF,
-		    "INSERT INTO link(src, dst, kind) SELECT ?1, ?2, 4 "
-		    "WHERE NOT EXISTS (SELECT 1 FROM link WHERE src = ?1 "
-		    "AND kind = 4)",
+		/*
+		 * A patch keeps the first cover letter found for it.  Asked
+		 * apart: an INSERT ... SELECT would open a statement savepoint,
+		 * and that makes FTS5 flush its pending rows into a segment of
+		 * their own each time.
+		 */
+		rc = exists(st, S_RV_SERIES_OF,
+		    "SELECT 1 FROM link WHERE src = ? AND kind = 4 LIMIT 1",
+		    kind == 1 ? id : other.v[i], &linked, err);
+		if (rc != MLQ_OK || linked)
+			continue;
+		s = mlq__store_stmt(st, S_RV_LINK_ADD,
+		    "INSERT OR IGNORE INTO link(src, dst, kind) VALUES (?, ?, ?)",
 		    err);
 		if (s == NULL) {
 			rc = MLQ_EDB;
@@ -740,8 +786,10 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 		}
 		sqlite3_bind_int64(s, 1, kind == 1 ? id : other.v[i]);
 		sqlite3_bind_int64(s, 2, kind == 1 ? other.v[i] : id);
+		sqlite3_bind_int(s, 3, MLQ_LINK_SERIES);
 		rc = mlq__store_step_done(st, s, err, "link series");
-		mark(st, other.v[i]);
+		if (rc == MLQ_OK)
+			mark(st, other.v[i]);
 	}
 	if (rc == MLQ_OK && other.oom)
 		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -1104,24 +1152,6 @@ reviews(const struct rv_thread *t, const struct rv_node *r, int s)
 	if (t->n[s].cover >= 0 && r->sub == t->n[s].cover)
 		return true;
 	return t->n[s].kind == 2 && t->n[r->sub].cover == s;
-}
-
-static enum mlq_status
-exists(struct mlq_store *st, enum store_stmt slot, const char *sql, int64_t id,
-    bool *yes, struct mlq_err *err)
-{
-	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
-	int rc;
-
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "read links");
-	*yes = rc == SQLITE_ROW;
-	return MLQ_OK;
 }
 
 static enum mlq_status
