@@ -24,6 +24,7 @@ struct slot {
 	size_t len;
 	char *origin;
 	uint64_t pos;
+	int64_t added; /* SLOT_MSG: 0, or when a rebuilt message was stored */
 	char *list;
 	char *source; /* SLOT_MSG (counting), SLOT_SYNC, SLOT_SOURCE */
 	char *cursor; /* SLOT_SYNC */
@@ -197,6 +198,7 @@ writer_message(struct mlq_ingest *ing, struct slot *s, struct mlq_err *err)
 			ing->on_reject(s->origin, s->pos, s->parse_err.msg, ing->arg);
 		return MLQ_OK;
 	}
+	s->msg->added = s->added;
 	if ((rc = writer_begin(ing, err)) != MLQ_OK ||
 	    (rc = mlq_store_put(ing->st, s->msg, s->list, &is_new, err)) != MLQ_OK)
 		return rc;
@@ -378,10 +380,10 @@ dup_or_null(const char *s, bool *oom)
 	return p;
 }
 
-enum mlq_status
-mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
-    const char *raw, size_t len, const char *origin, uint64_t pos,
-    const char *list, struct mlq_err *err)
+static enum mlq_status
+add_msg(struct mlq_ingest *ing, const char *source, const char *raw,
+    size_t len, const char *origin, uint64_t pos, const char *list,
+    int64_t added, struct mlq_err *err)
 {
 	struct slot s;
 	bool oom = false;
@@ -389,6 +391,7 @@ mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
 	memset(&s, 0, sizeof(s));
 	s.kind = SLOT_MSG;
 	s.state = SLOT_RAW;
+	s.added = added;
 	s.raw = malloc(len + 1);
 	if (s.raw != NULL) {
 		memcpy(s.raw, raw, len);
@@ -410,10 +413,26 @@ mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
 }
 
 enum mlq_status
+mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
+    const char *raw, size_t len, const char *origin, uint64_t pos,
+    const char *list, struct mlq_err *err)
+{
+	return add_msg(ing, source, raw, len, origin, pos, list, 0, err);
+}
+
+enum mlq_status
 mlq_ingest_add(struct mlq_ingest *ing, const char *raw, size_t len,
     const char *origin, uint64_t pos, const char *list, struct mlq_err *err)
 {
-	return mlq_ingest_add_from(ing, NULL, raw, len, origin, pos, list, err);
+	return add_msg(ing, NULL, raw, len, origin, pos, list, 0, err);
+}
+
+enum mlq_status
+mlq_ingest_add_stored(struct mlq_ingest *ing, const char *raw, size_t len,
+    const char *origin, uint64_t pos, const char *list, int64_t added,
+    struct mlq_err *err)
+{
+	return add_msg(ing, NULL, raw, len, origin, pos, list, added, err);
 }
 
 enum mlq_status

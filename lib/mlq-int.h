@@ -102,17 +102,17 @@ enum mlq_status mlq__store_source_save(struct mlq_store *st,
 
 /*
  * For reindex.c: every stored message in storage order, its raw bytes
- * (lent for the call) and the lists it was recorded under (NULL-ended,
+ * (lent for the call), when it was stored and the lists it was recorded under (NULL-ended,
  * lent for the call; none: an empty array).  Non-zero from fn stops.
  */
 typedef int (*mlq__raw_fn)(int64_t id, const char *raw, size_t len,
-    const char *const *lists, void *arg);
+    int64_t added, const char *const *lists, void *arg);
 enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
     void *arg, struct mlq_err *err);
 /*
  * Copies what a rebuild cannot re-derive from the mail of the database at
- * old_path into st: source rows (cursors, counts, errors), when each
- * message was first stored, and the digests sent.
+ * old_path into st: source rows (cursors, counts, errors) and the digests
+ * sent.  (When each message was stored travels with its mail.)
  */
 enum mlq_status mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
     struct mlq_err *err);

@@ -287,6 +287,8 @@ struct mlq_msg {
 	const unsigned char *zraw;
 	size_t zraw_len;
 	size_t raw_len;
+	/* When it was first stored (UTC seconds), for a rebuild; 0: now. */
+	int64_t added;
 };
 
 /*
@@ -579,6 +581,10 @@ enum mlq_status mlq_ingest_add(struct mlq_ingest *ing, const char *raw,
 enum mlq_status mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
     const char *raw, size_t len, const char *origin, uint64_t pos,
     const char *list, struct mlq_err *err);
+/* For a rebuild: mlq_ingest_add, recording 'added' as when it was stored. */
+enum mlq_status mlq_ingest_add_stored(struct mlq_ingest *ing, const char *raw,
+    size_t len, const char *origin, uint64_t pos, const char *list,
+    int64_t added, struct mlq_err *err);
 /*
  * Waits until everything queued is stored, records 'cursor' for 'source'
  * (both may be NULL) and commits.  A failure rolls the batch back.

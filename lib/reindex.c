@@ -27,8 +27,8 @@ struct reindex {
 };
 
 static int
-feed(int64_t id, const char *raw, size_t len, const char *const *lists,
-    void *arg)
+feed(int64_t id, const char *raw, size_t len, int64_t added,
+    const char *const *lists, void *arg)
 {
 	struct reindex *r = arg;
 	size_t i;
@@ -37,8 +37,8 @@ feed(int64_t id, const char *raw, size_t len, const char *const *lists,
 	/* One add per list: the later ones only record the list. */
 	i = 0;
 	do {
-		r->rc = mlq_ingest_add(r->ing, raw, len, "reindex",
-		    (uint64_t)id, lists[i], r->err);
+		r->rc = mlq_ingest_add_stored(r->ing, raw, len, "reindex",
+		    (uint64_t)id, lists[i], added, r->err);
 		if (r->rc != MLQ_OK)
 			return 1;
 	} while (lists[i] != NULL && lists[++i] != NULL);

@@ -1490,7 +1490,8 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 	int step;
 
 	if (sqlite3_prepare_v2(st->db,
-		"SELECT id, data, len FROM raw ORDER BY id", -1, &s,
+		"SELECT r.id, r.data, r.len, m.added FROM raw r "
+		"JOIN msg m ON m.id = r.id ORDER BY r.id", -1, &s,
 		NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "read messages");
 	if (sqlite3_prepare_v2(st->db,
@@ -1528,8 +1529,8 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 			break;
 		}
 		stop = fn(sqlite3_column_int64(s, 0), raw.data ? raw.data : "",
-			   raw.len, n ? (const char *const *)lists : none,
-			   arg) != 0;
+			   raw.len, sqlite3_column_int64(s, 3),
+			   n ? (const char *const *)lists : none, arg) != 0;
 		while (n > 0)
 			free(lists[--n]);
 		if (stop)
@@ -1552,8 +1553,6 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 		"last_poll, last_ok, next_poll, last_error, ingested) "
 		"SELECT name, url, kind, cursor, last_poll, last_ok, next_poll, "
 		"last_error, ingested FROM old.source",
-		"UPDATE msg SET added = coalesce((SELECT o.added FROM old.msg o "
-		"WHERE o.msgid = msg.msgid), added)",
 		/* Digests sent stay sent: a reindex must not mail one again. */
 		"INSERT INTO digest_sent(period_start, period_end, scheduled, "
 		"sent, message_id, recipients) SELECT period_start, period_end, "

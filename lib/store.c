@@ -727,7 +727,7 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	sqlite3_bind_int(s, 21, (int)own);
 	sqlite3_bind_int(s, 22, (int)own);
 	sqlite3_bind_int(s, 23, kind ? MLQ_STATE_PENDING : MLQ_STATE_NONE);
-	sqlite3_bind_int64(s, 24, (int64_t)time(NULL));
+	sqlite3_bind_int64(s, 24, m->added ? m->added : (int64_t)time(NULL));
 	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);

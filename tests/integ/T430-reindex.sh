@@ -31,6 +31,8 @@ snapshot() {
 }
 sqlite3 "$MLQ_DB" "INSERT INTO source(name, url, kind, cursor, ingested)
     VALUES ('widget', 'https://lists.example.org/widget/', 'http', 'c-42', 41)"
+# When each message was stored cannot be derived: old, distinct times.
+sqlite3 "$MLQ_DB" "UPDATE msg SET added = 1500000000 + 7 * id"
 snapshot >"$TMP/before"
 "$MLQ" search 'widget' --format json | jq -r 'map(.message_id) | sort | .[]' >"$TMP/fts-before"
 
