@@ -346,10 +346,79 @@ best_of(struct mlq_store *st, sqlite3_stmt *s, bool src_ok, int64_t src_date,
 
 #define CAND_COLS "SELECT id, version, date, msgid FROM msg "
 
-/* The submission a reference names: by commit id first, then by title. */
+/*
+ * The submissions under one title, read once for all the references that
+ * name a new message: re-resolving each of them used to read every
+ * posting of the title again, the square of how often it was posted.
+ */
+struct title_memo {
+	const char
+	    *norm; /* the title; its candidates are loaded if a != NULL */
+	struct mlq_arena *a;
+	struct cand *v;
+	size_t n;
+};
+
+static enum mlq_status
+memo_load(struct mlq_store *st, struct title_memo *m, struct mlq_err *err)
+{
+	struct cand *c;
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((m->a = mlq_arena_new()) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	s = mlq__store_stmt(st, S_RV_BY_TITLE,
+	    CAND_COLS "WHERE norm = ? AND kind > 0 AND id <> ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, m->norm);
+	sqlite3_bind_int64(s, 2, 0); /* row ids start at 1: keeps them all */
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		c = mlq_arena_grow(m->a, m->v, m->n, sizeof(*m->v));
+		if (c == NULL)
+			break;
+		m->v = c;
+		c = &m->v[m->n];
+		c->id = sqlite3_column_int64(s, 0);
+		c->version = sqlite3_column_int(s, 1);
+		c->date_ok = sqlite3_column_type(s, 2) != SQLITE_NULL;
+		c->date = sqlite3_column_int64(s, 2);
+		if ((c->msgid = mlq_arena_strdup(m->a, col_str(s, 3))) == NULL)
+			break;
+		m->n++;
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find link target");
+	return MLQ_OK;
+}
+
+/* What best_of() would pick from the memo's titles, src left out. */
+static int64_t
+memo_pick(const struct title_memo *m, int64_t src, bool src_ok,
+    int64_t src_date)
+{
+	const struct cand *b = NULL;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].id != src &&
+		    (b == NULL || cand_better(&m->v[i], b, src_ok, src_date)))
+			b = &m->v[i];
+	return b != NULL ? b->id : 0;
+}
+
+/*
+ * The submission a reference names: by commit id first, then by title
+ * (from memo when it holds that title; memo may be NULL).
+ */
 static enum mlq_status
 ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
-    const char *norm, const char *commit, int64_t *out, struct mlq_err *err)
+    const char *norm, const char *commit, struct title_memo *memo, int64_t *out,
+    struct mlq_err *err)
 {
 	struct mlq_buf keep, hi;
 	sqlite3_stmt *s;
@@ -382,6 +451,13 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 	}
 	if (*norm == '\0')
 		goto out;
+	if (memo != NULL && strcmp(memo->norm, norm) == 0) {
+		if (memo->a == NULL)
+			rc = memo_load(st, memo, err);
+		if (rc == MLQ_OK)
+			*out = memo_pick(memo, src, src_ok, src_date);
+		goto out;
+	}
 	s = mlq__store_stmt(st, S_RV_BY_TITLE,
 	    CAND_COLS "WHERE norm = ? AND kind > 0 AND id <> ?", err);
 	if (s == NULL) {
@@ -409,7 +485,8 @@ struct ref_row {
  * change).
  */
 static enum mlq_status
-resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
+resolve(struct mlq_store *st, int64_t src, int kind, struct title_memo *memo,
+    struct mlq_err *err)
 {
 	struct ref_row *rows = NULL, *r;
 	size_t nrows = 0, i;
@@ -478,7 +555,7 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct mlq_err *err)
 
 	for (i = 0; i < nrows; i++) {
 		rc = ref_target(st, src, src_ok, src_date, rows[i].norm,
-		    rows[i].commit, &dst, err);
+		    rows[i].commit, memo, &dst, err);
 		if (rc != MLQ_OK)
 			goto out;
 		if (dst != 0)
@@ -582,6 +659,7 @@ static enum mlq_status
 resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
     const char *commit, struct mlq_err *err)
 {
+	struct title_memo memo = { 0 };
 	struct naming *v = NULL;
 	size_t n = 0, i, j;
 	sqlite3_stmt *s;
@@ -611,13 +689,15 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 			rc = collect_naming(st, s, id, commit, &v, &n, err);
 		}
 	}
+	memo.norm = norm;
 	for (i = 0; rc == MLQ_OK && i < n; i++) {
 		for (j = 0; j < i; j++)
 			if (v[j].src == v[i].src && v[j].kind == v[i].kind)
 				break;
 		if (j == i)
-			rc = resolve(st, v[i].src, v[i].kind, err);
+			rc = resolve(st, v[i].src, v[i].kind, &memo, err);
 	}
+	mlq_arena_free(memo.a);
 	free(v);
 	return rc;
 }
@@ -823,7 +903,8 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if ((rc = ref_add(st, id, MLQ_LINK_REVERT, norm,
 			 has_commit ? commit : NULL, err)) != MLQ_OK ||
 		    (rc = mark_revert(st, id, err)) != MLQ_OK ||
-		    (rc = resolve(st, id, MLQ_LINK_REVERT, err)) != MLQ_OK)
+		    (rc = resolve(st, id, MLQ_LINK_REVERT, NULL, err)) !=
+			MLQ_OK)
 			goto out;
 	}
 	for (i = 0; i < m->ntrailers; i++) {
@@ -837,7 +918,8 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			goto out;
 		has_fix = true;
 	}
-	if (has_fix && (rc = resolve(st, id, MLQ_LINK_FIXES, err)) != MLQ_OK)
+	if (has_fix &&
+	    (rc = resolve(st, id, MLQ_LINK_FIXES, NULL, err)) != MLQ_OK)
 		goto out;
 	if ((rc = resolve_naming(st, id, m->subj.norm ? m->subj.norm : "",
 		 m->commit, err)) != MLQ_OK)
@@ -1491,8 +1573,8 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 
 	if (sqlite3_prepare_v2(st->db,
 		"SELECT r.id, r.data, r.len, m.added FROM raw r "
-		"JOIN msg m ON m.id = r.id ORDER BY r.id", -1, &s,
-		NULL) != SQLITE_OK)
+		"JOIN msg m ON m.id = r.id ORDER BY r.id",
+		-1, &s, NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "read messages");
 	if (sqlite3_prepare_v2(st->db,
 		"SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list "

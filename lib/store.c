@@ -29,6 +29,11 @@
 #define MLQ_STORE_CACHE_KIB 16000
 #endif
 
+/* The page size of a new database (see mlq_store_open). */
+#ifndef MLQ_STORE_PAGE_SIZE
+#define MLQ_STORE_PAGE_SIZE 16384
+#endif
+
 /* Text indexed per message: enough for any prose, bounded for huge patches. */
 #ifndef MLQ_FTS_BODY_BYTES
 #define MLQ_FTS_BODY_BYTES (64u * 1024)
@@ -75,13 +80,15 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	int flags;
 	enum mlq_status rc;
 	size_t i;
-	char mmap_pragma[64], cache_pragma[64];
+	char mmap_pragma[64], cache_pragma[64], page_pragma[64];
 
 	*out = NULL;
 	snprintf(mmap_pragma, sizeof(mmap_pragma), "PRAGMA mmap_size = %lld",
 	    (long long)MLQ_STORE_MMAP_BYTES);
 	snprintf(cache_pragma, sizeof(cache_pragma), "PRAGMA cache_size = -%u",
 	    (unsigned)MLQ_STORE_CACHE_KIB);
+	snprintf(page_pragma, sizeof(page_pragma), "PRAGMA page_size = %u",
+	    (unsigned)MLQ_STORE_PAGE_SIZE);
 	st = calloc(1, sizeof(*st));
 	if (st == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -106,7 +113,7 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	 * and FTS5 segments are shallower; the writer spends a tenth less CPU.
 	 */
 	if ((st->writable &&
-		((rc = store_exec(st, "PRAGMA page_size = 16384", err)) !=
+		((rc = store_exec(st, page_pragma, err)) !=
 			MLQ_OK ||
 		    (rc = store_exec(st, "PRAGMA journal_mode = WAL", err)) !=
 			MLQ_OK ||
