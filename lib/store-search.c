@@ -12,12 +12,16 @@
 
 #include "store-int.h"
 
-#define HIT_COLS \
-	"SELECT m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
+#define HIT_MSG_COLS \
+	"m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
 	"m.kind, m.status, m.tags, m.parent, m.thread, m.version, m.idx, " \
-	"m.total, m.insertions, m.deletions, m.date_raw, " \
+	"m.total, m.insertions, m.deletions, m.date_raw"
+/* The first list of message 'id' (an SQL expression). */
+#define HIT_LIST(id) \
 	"(SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list " \
-	"WHERE ml.msg = m.id ORDER BY l.id LIMIT 1) FROM msg m "
+	"WHERE ml.msg = " id " ORDER BY l.id LIMIT 1)"
+#define HIT_COLS "SELECT " HIT_MSG_COLS ", " HIT_LIST("m.id") " FROM msg m "
+#define HIT_ORDER " ORDER BY m.date IS NULL, m.date DESC, m.id DESC"
 
 static void
 hit_from_row(sqlite3_stmt *s, struct mlq_hit *h)
@@ -161,7 +165,15 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 
 	memset(&b, 0, sizeof(b));
 	mlq_buf_init(&sql);
-	mlq_buf_addstr(&sql, HIT_COLS "WHERE 1");
+	/*
+	 * With a limit, the hits are chosen before each one's list is looked
+	 * up: a frequent word at 10x matches 7,640 messages for 20 shown.
+	 */
+	if (q->limit > 0)
+		mlq_buf_addstr(&sql, "SELECT h.*, " HIT_LIST("h.id") " FROM ("
+				     "SELECT " HIT_MSG_COLS " FROM msg m WHERE 1");
+	else
+		mlq_buf_addstr(&sql, HIT_COLS "WHERE 1");
 	if (q->from != NULL)
 		addr_filter(&sql, &b, q->from, true);
 	if (q->addr != NULL)
@@ -205,9 +217,10 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 		mlq_buf_addstr(&sql, " AND m.id IN (SELECT rowid FROM fts WHERE fts MATCH ?)");
 		bind_s(&b, q->fts);
 	}
-	mlq_buf_addstr(&sql, " ORDER BY m.date IS NULL, m.date DESC, m.id DESC");
+	mlq_buf_addstr(&sql, HIT_ORDER);
 	if (q->limit > 0) {
-		mlq_buf_addstr(&sql, " LIMIT ?");
+		mlq_buf_addstr(&sql, " LIMIT ?) h ORDER BY h.date IS NULL, "
+				     "h.date DESC, h.id DESC");
 		bind_i(&b, q->limit);
 	}
 	if (sql.oom || b.oom) {

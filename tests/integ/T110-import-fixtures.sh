@@ -57,6 +57,10 @@ is "$("$MLQ" search --patches --since 2021-03-05 --format jsonl | jq -r .subject
     "[PATCH] a patch with no Message-Id|[PATCH] tools: add the frob script" "--patches selects submissions"
 is "$("$MLQ" search --limit 1 --format json | jq -r '.[].message_id')" "$(ids --patches --since 2021-03-06)" \
     "--limit 1 gives the newest"
+# A limit picks the hits before looking up their lists: the same rows.
+is "$("$MLQ" search --limit 3 --format json | jq -c .)" \
+    "$("$MLQ" search --format json | jq -c '.[0:3]')" \
+    "--limit 3 is the first three of the whole answer, lists and all"
 
 # mbox output re-imports to the very same messages.
 "$MLQ" search --format mbox >"$TMP/all.mbox"
