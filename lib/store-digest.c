@@ -189,12 +189,16 @@ enum mlq_status
 mlq__store_digest_below(struct mlq_store *st, int64_t id, const char *email,
     bool is_from, int64_t until, bool *found, struct mlq_err *err)
 {
+	/* Replies are in their parent's thread: walk that, not all mail. */
 	static const char sql[] =
-	    "WITH RECURSIVE down(id, msgid, depth) AS ("
-	    " SELECT id, msgid, 0 FROM msg WHERE id = ?1"
+	    "WITH RECURSIVE t(id, msgid, parent) AS MATERIALIZED ("
+	    " SELECT id, msgid, parent FROM msg"
+	    " WHERE thread = (SELECT thread FROM msg WHERE id = ?1)),"
+	    " down(id, msgid, depth) AS ("
+	    " SELECT id, msgid, 0 FROM t WHERE id = ?1"
 	    " UNION"
 	    " SELECT c.id, c.msgid, down.depth + 1 FROM down"
-	    " JOIN msg c ON c.parent = down.msgid WHERE down.depth < 200)"
+	    " JOIN t c ON c.parent = down.msgid WHERE down.depth < 200)"
 	    " SELECT 1 FROM down JOIN msg m ON m.id = down.id"
 	    " WHERE down.depth > 0 AND m.date < ?2"
 	    " AND (m.from_email = ?3) = ?4 LIMIT 1";
