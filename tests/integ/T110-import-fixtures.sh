@@ -61,6 +61,23 @@ is "$("$MLQ" search --limit 1 --format json | jq -r '.[].message_id')" "$(ids --
 is "$("$MLQ" search --limit 3 --format json | jq -c .)" \
     "$("$MLQ" search --format json | jq -c '.[0:3]')" \
     "--limit 3 is the first three of the whole answer, lists and all"
+# Mail with no usable date sorts last, also when a limited search walks
+# the dates (the word is in every message: the walk's case).
+for d in "Mon, 01 Mar 2021 10:00:00 +0000" "" "Tue, 02 Mar 2021 10:00:00 +0000"; do
+	i=$((${i:-0} + 1))
+	printf 'From x Thu Jan  1 00:00:00 1970\nFrom: A <a@example.org>\n'
+	[ -n "$d" ] && printf 'Date: %s\n' "$d"
+	printf 'Message-Id: <undated-%s@example.org>\nSubject: quokka %s\n\nquokka\n\n' "$i" "$i"
+done >"$TMP/undated.mbox"
+MLQ_DB=$TMP/undated.db "$MLQ" import "$TMP/undated.mbox" >/dev/null
+is "$(MLQ_DB=$TMP/undated.db "$MLQ" search --format json quokka | jq -r '.[].message_id' | tr '\n' ' ')" \
+    "undated-3@example.org undated-1@example.org undated-2@example.org " \
+    "newest first, the undated one last"
+for n in 1 2 3; do
+	is "$(MLQ_DB=$TMP/undated.db "$MLQ" search --limit $n --format json quokka | jq -c .)" \
+	    "$(MLQ_DB=$TMP/undated.db "$MLQ" search --format json quokka | jq -c ".[0:$n]")" \
+	    "--limit $n quokka is the head of the whole answer"
+done
 
 # mbox output re-imports to the very same messages.
 "$MLQ" search --format mbox >"$TMP/all.mbox"

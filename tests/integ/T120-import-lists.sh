@@ -49,4 +49,17 @@ is "$(part "$TMP/rev.db" | md5sum)" "$(part "$TMP/fwd.db" | md5sum)" "reversed a
 is "$?" 0 "patchwork corpus imports"
 is "$(cat "$TMP/out")" "imported 84 new, 71 duplicate, 0 rejected" "patchwork: 155 mails, 84 Message-Ids"
 
+# A limited free-text search walks the newest messages first when the
+# word is frequent and reads every match when it is rare: either way the
+# answer is the head of the unlimited one.
+all=$TMP/all.db
+MLQ_DB=$all "$MLQ" import "$L"/*.mbox >/dev/null
+for w in the patch nfs kerberos revert zzyzx "s:fix" "b:mount"; do
+	for n in 1 7 50; do
+		is "$(MLQ_DB=$all "$MLQ" search --limit $n --format json "$w" | jq -c .)" \
+		    "$(MLQ_DB=$all "$MLQ" search --format json "$w" | jq -c ".[0:$n]")" \
+		    "search --limit $n '$w' is the head of the whole answer"
+	done
+done
+
 test_done
