@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,14 +130,7 @@ main(int argc, char **argv)
 	size_t i;
 	int c, rc;
 
-	/*
-	 * The import threads hand buffers to one another: with a malloc
-	 * arena per thread each would keep the high-water mark of the
-	 * largest message it ever saw.  Two arenas keep peak memory flat.
-	 */
-#ifdef M_ARENA_MAX
-	mallopt(M_ARENA_MAX, 2);
-#endif
+	mlq_ingest_tune_malloc();
 	memset(&cli, 0, sizeof(cli));
 	/* '+': global options stop at the command name. */
 	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {

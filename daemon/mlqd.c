@@ -209,6 +209,7 @@ main(int argc, char **argv)
 	char *pidpath = NULL;
 	char *conf_abs = NULL, *db;
 
+	mlq_ingest_tune_malloc();
 	memset(&d, 0, sizeof(d));
 	TAILQ_INIT(&d.sources);
 	while ((ch = getopt_long(argc, argv, "c:fnvh", longopts, NULL)) != -1) {

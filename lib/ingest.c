@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -526,4 +527,19 @@ mlq_ingest_free(struct mlq_ingest *ing)
 	pthread_cond_destroy(&ing->cv_ready);
 	pthread_cond_destroy(&ing->cv_sync);
 	free(ing);
+}
+
+void
+mlq_ingest_tune_malloc(void)
+{
+#ifdef M_ARENA_MAX
+	mallopt(M_ARENA_MAX, 2);
+#endif
+	/*
+	 * glibc raises the threshold to the size of each mapped block freed,
+	 * after which a big message's buffers stay in the heap for good.
+	 */
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+#endif
 }

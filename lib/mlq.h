@@ -601,6 +601,15 @@ enum mlq_status mlq_ingest_source_save(struct mlq_ingest *ing,
 void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
 /* Stops the threads; what was not synced is rolled back. */
 void mlq_ingest_free(struct mlq_ingest *ing);
+/*
+ * Sets glibc's malloc up for the pipeline, before any thread starts: the
+ * threads hand buffers to one another, so an arena per thread would keep
+ * the high-water mark of the largest message each ever saw (two arenas),
+ * and a fixed mmap threshold returns a large message's buffers to the
+ * system when freed instead of leaving them in the heap.  A no-op
+ * elsewhere.
+ */
+void mlq_ingest_tune_malloc(void);
 
 /* ---- rebuilding a database (reindex.c) ------------------------------ */
 
