@@ -11,11 +11,13 @@ mkdir -p "$PI/emergency" "$PI/inboxes"
 export PI_CONFIG="$PI/config" PI_EMERGENCY="$PI/emergency" \
     GIT_CONFIG_NOSYSTEM=1
 
-# pi_init NAME [basic]: a v2 inbox with newsgroup inbox.NAME.test and
-# address NAME@lists.mlq.test; "basic" leaves out Xapian (no search).
+# pi_init NAME [basic|full] [SKIP]: a v2 inbox with newsgroup
+# inbox.NAME.test and address NAME@lists.mlq.test; "basic" leaves out
+# Xapian (no search); SKIP starts article numbers (IMAP UIDs) after it.
 pi_init() {
 	_lvl=
 	[ "${2:-}" = basic ] && _lvl="-L basic"
+	[ -n "${3:-}" ] && _lvl="$_lvl --skip-artnum=$3"
 	# shellcheck disable=SC2086
 	public-inbox-init -V2 $_lvl -j1 --ng "inbox.$1.test" "$1" \
 	    "$PI/inboxes/$1" "http://127.0.0.1/$1" "$1@lists.mlq.test" ||
