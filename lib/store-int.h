@@ -133,4 +133,21 @@ mlq__store_step_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,
 	return MLQ_OK;
 }
 
+/*
+ * Ends a loop that stepped s while it gave rows: resets s and turns the
+ * last step's code into a status.  A loop that stopped on a row stopped
+ * for want of memory.
+ */
+static inline enum mlq_status
+mlq__store_rows_done(struct mlq_store *st, sqlite3_stmt *s, int rc,
+    struct mlq_err *err, const char *what)
+{
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if (rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, what);
+	return MLQ_OK;
+}
+
 #endif

@@ -388,12 +388,7 @@ memo_load(struct mlq_store *st, struct title_memo *m, struct mlq_err *err)
 			break;
 		m->n++;
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	if (rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "find link target");
-	return MLQ_OK;
+	return mlq__store_rows_done(st, s, rc, err, "find link target");
 }
 
 /* What best_of() would pick from the memo's titles, src left out. */
@@ -531,15 +526,9 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct title_memo *memo,
 			sqlite3_column_type(s, 1) != SQLITE_NULL))
 			break;
 	}
-	sqlite3_reset(s);
-	if (step == SQLITE_ROW) {
-		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if ((rc = mlq__store_rows_done(st, s, step, err,
+		 "read references")) != MLQ_OK)
 		goto out;
-	}
-	if (step != SQLITE_DONE) {
-		rc = mlq__store_fail(st, err, "read references");
-		goto out;
-	}
 
 	s = mlq__store_stmt(st, S_RV_LINK_DSTS,
 	    "SELECT dst FROM link WHERE src = ? AND kind = ?", err);
@@ -1021,6 +1010,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 {
 	struct rv_node *n;
 	sqlite3_stmt *s;
+	enum mlq_status st_rc;
 	int rc;
 
 	s = mlq__store_stmt(st, S_RV_LOAD,
@@ -1056,11 +1046,9 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		if (n->msgid == NULL || n->from == NULL)
 			break;
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	if (rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "load thread");
+	if ((st_rc = mlq__store_rows_done(st, s, rc, err, "load thread")) !=
+	    MLQ_OK)
+		return st_rc;
 	s = mlq__store_stmt(st, S_RV_GHOSTS,
 	    "SELECT msgid, parent FROM ghost WHERE thread = ?", err);
 	if (s == NULL)
@@ -1075,12 +1063,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		if (n->msgid == NULL)
 			break;
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	if (rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "load ghosts");
-	return MLQ_OK;
+	return mlq__store_rows_done(st, s, rc, err, "load ghosts");
 }
 
 static bool
