@@ -308,26 +308,25 @@ imap_unfold_crlf(const char *p, size_t n, size_t *outlen)
 	return out;
 }
 
-/* The UIDs above 'after' (and at most 'last', 0 = no bound), ascending. */
+/*
+ * UID FETCH of the UIDs in set (consumed), with the whole message (peeked,
+ * so nothing is marked seen) when body is set.
+ */
 static enum mlq_status
-imap_list_uids(mailimap *imap, uint32_t after, uint32_t last, uint32_t **uids,
-    size_t *n, char *why, size_t whylen)
+imap_uid_fetch(mailimap *imap, struct mailimap_set *set, bool body,
+    clist **res, char *why, size_t whylen)
 {
 	struct mailimap_fetch_type *ft;
-	struct mailimap_set *set;
-	clist *res = NULL;
-	clistiter *it, *ai;
-	uint32_t *arr = NULL, uid;
-	size_t cnt = 0;
 	int r;
 
-	*uids = NULL;
-	*n = 0;
-	set = mailimap_set_new_interval(after + 1, last);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_uid());
-	r = mailimap_uid_fetch(imap, set, ft, &res);
+	if (body)
+		mailimap_fetch_type_new_fetch_att_list_add(ft,
+		    mailimap_fetch_att_new_body_peek_section(
+			mailimap_section_new(NULL)));
+	r = mailimap_uid_fetch(imap, set, ft, res);
 	mailimap_fetch_type_free(ft);
 	mailimap_set_free(set);
 	if (r != MAILIMAP_NO_ERROR) {
@@ -335,6 +334,25 @@ imap_list_uids(mailimap *imap, uint32_t after, uint32_t last, uint32_t **uids,
 		    r);
 		return MLQ_ENET;
 	}
+	return MLQ_OK;
+}
+
+/* The UIDs above 'after' (and at most 'last', 0 = no bound), ascending. */
+static enum mlq_status
+imap_list_uids(mailimap *imap, uint32_t after, uint32_t last, uint32_t **uids,
+    size_t *n, char *why, size_t whylen)
+{
+	clist *res = NULL;
+	clistiter *it, *ai;
+	uint32_t *arr = NULL, uid;
+	size_t cnt = 0;
+	enum mlq_status st;
+
+	*uids = NULL;
+	*n = 0;
+	if ((st = imap_uid_fetch(imap, mailimap_set_new_interval(after + 1,
+		 last), false, &res, why, whylen)) != MLQ_OK)
+		return st;
 	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		struct mailimap_msg_att *ma = clist_content(it);
 
@@ -385,31 +403,19 @@ static enum mlq_status
 imap_fetch_batch(struct imap *im, mailimap *imap, const uint32_t *uids,
     size_t n, uint32_t validity, char *why, size_t whylen)
 {
-	struct mailimap_fetch_type *ft;
 	struct mailimap_set *set;
 	struct imap_msg *msgs;
 	clist *res = NULL;
 	clistiter *it, *ai;
 	size_t cnt = 0, i;
-	int r;
+	enum mlq_status st;
 
 	set = mailimap_set_new_empty();
 	for (i = 0; i < n; i++)
 		mailimap_set_add_single(set, uids[i]);
-	ft = mailimap_fetch_type_new_fetch_att_list_empty();
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_uid());
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_body_peek_section(
-		mailimap_section_new(NULL)));
-	r = mailimap_uid_fetch(imap, set, ft, &res);
-	mailimap_fetch_type_free(ft);
-	mailimap_set_free(set);
-	if (r != MAILIMAP_NO_ERROR) {
-		imap_why(why, whylen, "UID FETCH failed (libetpan error %d)",
-		    r);
-		return MLQ_ENET;
-	}
+	if ((st = imap_uid_fetch(imap, set, true, &res, why, whylen)) !=
+	    MLQ_OK)
+		return st;
 	if ((msgs = calloc(clist_count(res) + 1, sizeof(*msgs))) == NULL) {
 		mailimap_fetch_list_free(res);
 		return MLQ_ENOMEM;
