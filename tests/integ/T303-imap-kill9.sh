@@ -18,18 +18,7 @@ cat >"$MLQ_CONFIG" <<EOC
 url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
 EOC
 
-prev=0
-for delay in 0.3 0.6 0.9 0.45; do
-	"$MLQD" --once >>"$TMP/mlqd.log" 2>&1 &
-	pid=$!
-	sleep "$delay"
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	n=$(stored_ids | wc -l)
-	ok "$([ "$n" -ge "$prev" ] && [ "$n" -le 643 ]; echo $?)" \
-	    "killed after ${delay}s: $n stored so far"
-	prev=$n
-done
+mlqd_kill9 643 0.3 0.6 0.9 0.45
 run_ok "a clean run" "$MLQD" --once
 stored_ids >"$TMP/got"
 is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"

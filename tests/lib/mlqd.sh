@@ -8,6 +8,24 @@ stored_ids() {
 	    sort
 }
 
+# mlqd_kill9 MAX DELAY...: for each delay, `mlqd --once` killed -9 after
+# that long; what is stored never shrinks and never passes MAX.
+mlqd_kill9() {
+	_max=$1; shift
+	_prev=0
+	for _delay in "$@"; do
+		"$MLQD" --once >>"$TMP/mlqd.log" 2>&1 &
+		_pid=$!
+		sleep "$_delay"
+		kill -9 "$_pid" 2>/dev/null
+		wait "$_pid" 2>/dev/null
+		_n=$(stored_ids | wc -l)
+		ok "$([ "$_n" -ge "$_prev" ] && [ "$_n" -le "$_max" ]; echo $?)" \
+		    "killed after ${_delay}s: $_n stored so far"
+		_prev=$_n
+	done
+}
+
 # source_field NAME FIELD: one field of `mlq sources --format json`.
 source_field() {
 	"$MLQ" -c /dev/null sources --format json 2>/dev/null |
