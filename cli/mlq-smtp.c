@@ -52,8 +52,13 @@ main(int argc, char **argv)
 		st = mlq_err_set(&err, MLQ_EIO, "digest: cannot read the mail");
 	else if ((st = mlq_conf_load(argv[2], &conf, &err)) == MLQ_OK)
 		st = mlq_smtp_send(conf, mail.data, mail.len, &retryable, &err);
-	if (st != MLQ_OK)
-		fprintf(stderr, "%s\n", err.msg);
+	if (st != MLQ_OK) {
+		/* One line, whatever the server said: mlq reads up to '\n'. */
+		mlq_buf_reset(&mail);
+		mlq_text_escape(&mail, err.msg, strlen(err.msg));
+		fprintf(stderr, "%.*s\n", (int)mail.len,
+		    mail.data ? mail.data : "");
+	}
 	mlq_conf_free(conf);
 	mlq_buf_release(&mail);
 	return exit_code(st, retryable);
