@@ -41,6 +41,11 @@ is "$(sqlite3 "$old" 'PRAGMA user_version')" \
 is "$(sqlite3 "$old" "SELECT count(*) FROM pragma_table_info('msg') WHERE name IN ('raw', 'raw_len')")" 0 \
     "msg no longer holds the mail"
 is "$(sqlite3 "$old" 'PRAGMA integrity_check')" ok "and the file is consistent"
+# Schema 009: merges wait for 16 segments a level, old database and new.
+for db in "$old" "$MLQ_DB"; do
+	is "$(sqlite3 "$db" "SELECT v FROM fts_config WHERE k = 'automerge'")" 16 \
+	    "FTS5 automerge 16 in $(basename "$db")"
+done
 for id in $ids; do
 	MLQ_DB=$old "$MLQ" thread --format mbox "$id"
 done >"$TMP/got"
