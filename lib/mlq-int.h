@@ -30,6 +30,8 @@ void mlq__sha1_update(struct mlq__sha1 *c, const void *p, size_t n);
 void mlq__sha1_final(struct mlq__sha1 *c, unsigned char out[20]);
 /* 40 lower-case hex digits and a NUL. */
 void mlq__sha1_hex(const unsigned char d[20], char out[41]);
+/* Writes n bytes as 2n lower-case hex digits, no NUL; out may equal in. */
+void mlq__hex(char *out, const unsigned char *in, size_t n);
 
 /*
  * The mbox splitter (mbox.c) shared by the file reader and the chunked
@@ -129,6 +131,15 @@ enum mlq_status mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn,
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */
 void mlq__rdomain(struct mlq_buf *b, const char *domain);
+/*
+ * Appends the term the address index (table addr, schema 010) files an
+ * address under: role ('f' From, 'a' any role), the reversed domain in
+ * hex, then 'g' and the local part in hex -- or, with local NULL, only the
+ * domain part, which is the prefix of every address in that domain and its
+ * subdomains.  Hex keeps each term one token whatever the address holds.
+ */
+void mlq__addr_term(struct mlq_buf *b, char role, const char *domain,
+    const char *local, size_t local_len);
 /* ---- configuration (conf.c streams, conf-keys.c knows the keys) ---- */
 
 /* One event of an INI file: a section header (key NULL) or a key. */

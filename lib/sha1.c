@@ -139,12 +139,6 @@ mlq__sha1_final(struct mlq__sha1 *c, unsigned char out[20])
 void
 mlq__sha1_hex(const unsigned char d[20], char out[41])
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned i;
-
-	for (i = 0; i < 20; i++) {
-		out[2 * i] = hex[d[i] >> 4];
-		out[2 * i + 1] = hex[d[i] & 0x0f];
-	}
+	mlq__hex(out, d, 20);
 	out[40] = '\0';
 }

@@ -121,35 +121,29 @@ bind_own(struct binds *b, struct mlq_buf *text)
 }
 
 /*
- * An address filter: a full address matches exactly; a domain (with or
- * without '@') matches itself and its subdomains as one range of the
- * reversed-domain index: "umn.edu" is "edu.umn." up to "edu.umn/".
+ * An address filter: a full address is one term of the address index; a
+ * domain (with or without '@') is the prefix of its own addresses' terms
+ * and its subdomains': "umn.edu" reversed is "edu.umn.", whose final dot
+ * keeps "umnx.edu" out.
  */
 static void
 addr_filter(struct mlq_buf *sql, struct binds *b, const char *x,
     bool from_only)
 {
-	const char *role = from_only ? " AND me.role = 1" : "";
+	char role = from_only ? 'f' : 'a';
+	const char *at = strrchr(x, '@');
 	struct mlq_buf t;
 
 	mlq_buf_init(&t);
-	if (*x != '@' && strchr(x, '@') != NULL) {
-		for (; *x; x++)
-			mlq_buf_addch(&t, mlq__lower(*x));
-		mlq_buf_addf(sql, " AND m.id IN (SELECT me.msg FROM email e JOIN "
-				  "msg_email me ON me.email = e.id WHERE e.email = ?%s)",
-		    role);
-		bind_own(b, &t);
-	} else {
-		mlq__rdomain(&t, *x == '@' ? x + 1 : x);
-		mlq_buf_addf(sql, " AND m.id IN (SELECT me.msg FROM email e JOIN "
-				  "msg_email me ON me.email = e.id WHERE "
-				  "e.rdomain >= ? AND e.rdomain < ?%s)", role);
-		bind_own(b, &t);
-		if (t.len > 0)
-			t.data[t.len - 1] = '/';
-		bind_own(b, &t);
+	if (*x != '@' && at != NULL)
+		mlq__addr_term(&t, role, at + 1, x, (size_t)(at - x));
+	else {
+		mlq__addr_term(&t, role, *x == '@' ? x + 1 : x, NULL, 0);
+		mlq_buf_addch(&t, '*');
 	}
+	mlq_buf_addstr(sql,
+	    " AND m.id IN (SELECT rowid FROM addr WHERE addr MATCH ?)");
+	bind_own(b, &t);
 	mlq_buf_release(&t);
 }
 

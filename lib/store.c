@@ -453,88 +453,50 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 
 /* ---- the message's rows ---- */
 
-/* "pakki001@cs.umn.edu" -> "edu.umn.cs." (lower case already). */
-static const char *
-reverse_domain(struct mlq_buf *b, const char *email)
+/* One address's terms in the address index: "a..." always, "f..." too
+ * for the sender. */
+static void
+addr_terms(struct mlq_buf *b, const struct mlq_addr *ad)
 {
-	const char *at = strrchr(email, '@');
-
-	mlq_buf_reset(b);
-	if (at == NULL)
-		return "";
-	mlq__rdomain(b, at + 1);
-	return b->oom ? "" : b->data;
-}
-
-/* The row id of an address, added on first sight. */
-static enum mlq_status
-email_id(struct mlq_store *st, const char *email, int64_t *id,
-    struct mlq_err *err)
-{
-	sqlite3_stmt *s;
-	enum mlq_status rc;
-
-	s = mlq__store_stmt(st, S_EMAIL_FIND, "SELECT id FROM email WHERE email = ?",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
-	mlq__store_bind_text(s, 1, email);
-	if ((rc = step_int(st, s, id, err, "find address")) != MLQ_NOTFOUND)
-		return rc;
-	s = mlq__store_stmt(st, S_EMAIL_ADD,
-	    "INSERT INTO email(email, rdomain) VALUES (?, ?)", err);
-	if (s == NULL)
-		return MLQ_EDB;
-	mlq__store_bind_text(s, 1, email);
-	mlq__store_bind_text(s, 2, reverse_domain(&st->scratch[0], email));
-	if ((rc = mlq__store_step_done(st, s, err, "add address")) != MLQ_OK)
-		return rc;
-	*id = sqlite3_last_insert_rowid(st->db);
-	return MLQ_OK;
-}
-
-static enum mlq_status
-add_addr_row(struct mlq_store *st, int64_t id, const struct mlq_addr *ad,
-    struct mlq_err *err)
-{
-	sqlite3_stmt *s;
-	enum mlq_status rc;
-	int64_t eid;
+	const char *at, *domain;
+	size_t local_len;
 
 	if (ad->email == NULL || ad->email[0] == '\0')
-		return MLQ_OK;
-	if ((rc = email_id(st, ad->email, &eid, err)) != MLQ_OK)
-		return rc;
-	s = mlq__store_stmt(st, S_ADDR_ADD,
-	    "INSERT OR IGNORE INTO msg_email(email, msg, role) VALUES (?, ?, ?)",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, eid);
-	sqlite3_bind_int64(s, 2, id);
-	sqlite3_bind_int(s, 3, (int)ad->role);
-	return mlq__store_step_done(st, s, err, "add address");
+		return;
+	at = strrchr(ad->email, '@');
+	domain = at != NULL ? at + 1 : "";
+	local_len = at != NULL ? (size_t)(at - ad->email) : strlen(ad->email);
+	if (ad->role == MLQ_ROLE_FROM) {
+		mlq__addr_term(b, 'f', domain, ad->email, local_len);
+		mlq_buf_addch(b, ' ');
+	}
+	mlq__addr_term(b, 'a', domain, ad->email, local_len);
+	mlq_buf_addch(b, ' ');
 }
 
 static enum mlq_status
 add_addrs(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     struct mlq_err *err)
 {
-	enum mlq_status rc;
-	size_t i, j;
-	bool seen;
+	struct mlq_buf *b = &st->scratch[0];
+	sqlite3_stmt *s;
+	size_t i;
 
-	if ((rc = add_addr_row(st, id, &m->from, err)) != MLQ_OK)
-		return rc;
-	for (i = 0; i < m->naddrs; i++) {
-		/* One row per (role, address): a repeated Cc adds nothing. */
-		for (seen = false, j = 0; j < i && !seen; j++)
-			seen = m->addrs[j].role == m->addrs[i].role &&
-			    strcmp(m->addrs[j].email, m->addrs[i].email) == 0;
-		if (!seen && (rc = add_addr_row(st, id, &m->addrs[i], err)) != MLQ_OK)
-			return rc;
-	}
-	return MLQ_OK;
+	mlq_buf_reset(b);
+	addr_terms(b, &m->from);
+	for (i = 0; i < m->naddrs; i++)
+		addr_terms(b, &m->addrs[i]);
+	if (b->oom)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if (b->len == 0)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_ADDR_ADD,
+	    "INSERT INTO addr(rowid, a) VALUES (?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, b->data, (int)b->len, SQLITE_STATIC);
+	return mlq__store_step_done(st, s, err, "index addresses");
 }
 
 static enum mlq_status

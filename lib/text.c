@@ -123,3 +123,43 @@ mlq__rdomain(struct mlq_buf *b, const char *domain)
 		end = dot > domain ? dot - 1 : domain;
 	}
 }
+
+void
+mlq__hex(char *out, const unsigned char *in, size_t n)
+{
+	static const char digit[] = "0123456789abcdef";
+	unsigned char c;
+
+	/* From the end, so that out may be in itself (expanding in place). */
+	while (n-- > 0) {
+		c = in[n];
+		out[2 * n] = digit[c >> 4];
+		out[2 * n + 1] = digit[c & 15];
+	}
+}
+
+void
+mlq__addr_term(struct mlq_buf *b, char role, const char *domain,
+    const char *local, size_t local_len)
+{
+	size_t from, n, i;
+	char c[2];
+
+	mlq_buf_addch(b, role);
+	from = b->len;
+	mlq__rdomain(b, domain);
+	n = b->len - from;
+	for (i = 0; i < n; i++)
+		mlq_buf_addch(b, ' ');
+	if (b->oom)
+		return;
+	mlq__hex(b->data + from, (const unsigned char *)b->data + from, n);
+	if (local == NULL)
+		return;
+	mlq_buf_addch(b, 'g');
+	for (i = 0; i < local_len; i++) {
+		c[0] = mlq__lower(local[i]);
+		mlq__hex(c, (const unsigned char *)c, 1);
+		mlq_buf_add(b, c, 2);
+	}
+}

@@ -22,9 +22,9 @@ snapshot() {
 	SELECT 'g', msgid, coalesce(parent, '') FROM ghost ORDER BY msgid;
 	SELECT 'e', m.msgid, e.tag, e.rule FROM evidence e JOIN msg m ON m.id = e.msg
 	    ORDER BY 2, 3;
-	SELECT 'a', m.msgid, me.role, e.email FROM msg_email me
-	    JOIN email e ON e.id = me.email JOIN msg m ON m.id = me.msg
-	    ORDER BY 2, 3, 4;
+	CREATE VIRTUAL TABLE temp.av USING fts5vocab(main, addr, instance);
+	SELECT 'a', m.msgid, a.term FROM av a JOIN msg m ON m.id = a.doc
+	    ORDER BY 2, 3;
 	SELECT 'L', m.msgid, l.name FROM msg_list ml JOIN msg m ON m.id = ml.msg
 	    JOIN list l ON l.id = ml.list ORDER BY 2, 3;
 	SELECT 's', name, url, coalesce(cursor, ''), ingested FROM source;"

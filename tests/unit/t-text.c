@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "mlq.h"
+#include "mlq-int.h"
 #include "tap.h"
 
 static const char *
@@ -37,6 +37,18 @@ main(void)
 	is_str(b.data, "42-x", "addf formats");
 	ok(mlq_text_has_prefix_ci("Re: x", 5, "RE:"), "prefix is case-insensitive");
 	ok(!mlq_text_has_prefix_ci("R", 1, "RE:"), "short input is no prefix");
+
+	/* Address terms: "edu.umn.cs." and "pakki001" in hex. */
+	mlq_buf_reset(&b);
+	mlq__addr_term(&b, 'f', "CS.umn.edu.", "Pakki001@x", 8);
+	is_str(b.data, "f6564752e756d6e2e63732e" "g70616b6b69303031",
+	    "address term: role, reversed domain, local part, lower-cased");
+	mlq_buf_reset(&b);
+	mlq__addr_term(&b, 'a', "umn.edu", NULL, 0);
+	is_str(b.data, "a6564752e756d6e2e", "a domain alone is the prefix");
+	mlq_buf_reset(&b);
+	mlq__addr_term(&b, 'a', "", "root", 4);
+	is_str(b.data, "ag726f6f74", "no domain: the role, then the local part");
 	mlq_buf_release(&b);
 
 	a = mlq_arena_new();
