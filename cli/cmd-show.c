@@ -726,7 +726,7 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(&cmd_show, "show: one MSGID is needed");
 	memset(&s, 0, sizeof(s));
 	s.st = cli->st;
-	rc = tree_load_msgid(cli->st, argv[optind], &t, &self, &s.err);
+	rc = tree_load_msgid(cli->st, argv[optind], true, &t, &self, &s.err);
 	if (rc == MLQ_NOTFOUND) {
 		tree_release(&t);
 		return cli_not_found("show", argv[optind]);

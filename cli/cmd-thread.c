@@ -114,7 +114,7 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_thread, "thread: one MSGID is needed");
 	mlq_err_clear(&err);
-	rc = tree_load_msgid(cli->st, argv[optind], &t, &self, &err);
+	rc = tree_load_msgid(cli->st, argv[optind], false, &t, &self, &err);
 	if (rc == MLQ_NOTFOUND) {
 		tree_release(&t);
 		return cli_not_found("thread", argv[optind]);

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -153,30 +154,44 @@ tree_cover(const struct tree *t, size_t i)
 		if (!t->n[p].ghost && same_series(&t->n[p].hit, h))
 			return p;
 	for (k = 0; k < t->count; k++)
-		if (!t->n[k].ghost && same_series(&t->n[k].hit, h))
+		if (!t->n[k].ghost && t->n[k].hit.thread == h->thread &&
+		    same_series(&t->n[k].hit, h))
+			return (int)k;
+	for (k = 0; t->n[i].cover_id != 0 && k < t->count; k++)
+		if (!t->n[k].ghost && t->n[k].hit.id == t->n[i].cover_id)
 			return (int)k;
 	return -1;
+}
+
+/* Adds a thread's messages and ghosts; parents are found among them. */
+static enum mlq_status
+tree_append(struct mlq_store *st, int64_t thread, struct tree *t,
+    struct mlq_err *err)
+{
+	enum mlq_status rc;
+	size_t i, first = t->count;
+
+	rc = mlq_store_thread(st, thread, on_msg, t, err);
+	if (rc == MLQ_OK)
+		rc = mlq_store_ghosts(st, thread, on_ghost, t, err);
+	if (rc != MLQ_OK)
+		return rc;
+	for (i = first; i < t->count; i++) {
+		t->n[i].hit.thread = thread;
+		if (t->n[i].hit.parent != NULL)
+			t->n[i].parent = tree_find(t, t->n[i].hit.parent);
+	}
+	return MLQ_OK;
 }
 
 enum mlq_status
 tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
     struct mlq_err *err)
 {
-	enum mlq_status rc;
-	size_t i;
-
 	memset(t, 0, sizeof(*t));
 	if ((t->a = mlq_arena_new()) == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	rc = mlq_store_thread(st, thread, on_msg, t, err);
-	if (rc == MLQ_OK)
-		rc = mlq_store_ghosts(st, thread, on_ghost, t, err);
-	if (rc != MLQ_OK)
-		return rc;
-	for (i = 0; i < t->count; i++)
-		if (t->n[i].hit.parent != NULL)
-			t->n[i].parent = tree_find(t, t->n[i].hit.parent);
-	return MLQ_OK;
+	return tree_append(st, thread, t, err);
 }
 
 void
@@ -193,9 +208,39 @@ take_thread(const struct mlq_hit *h, void *arg)
 	return 1;
 }
 
+static int
+take_id(const struct mlq_hit *h, void *arg)
+{
+	*(int64_t *)arg = h->id;
+	return 1;
+}
+
+/* The other threads of thread's bundle, and where their patches' covers are. */
+static enum mlq_status
+tree_add_series(struct mlq_store *st, int64_t thread, struct tree *t,
+    struct mlq_err *err)
+{
+	int64_t *threads;
+	size_t n, i;
+	enum mlq_status rc;
+
+	if ((rc = mlq_store_series_bundle(st, thread, &threads, &n, err)) !=
+	    MLQ_OK)
+		return rc;
+	for (i = 1; i < n && rc == MLQ_OK; i++)
+		rc = tree_append(st, threads[i], t, err);
+	free(threads);
+	for (i = 0; n > 1 && i < t->count && rc == MLQ_OK; i++)
+		if (!t->n[i].ghost && t->n[i].hit.kind == 1 &&
+		    t->n[i].hit.index > 0)
+			rc = mlq_store_links(st, t->n[i].hit.id, MLQ_LINK_SERIES,
+			    false, take_id, &t->n[i].cover_id, err);
+	return rc;
+}
+
 enum mlq_status
-tree_load_msgid(struct mlq_store *st, const char *msgid, struct tree *t,
-    int *self, struct mlq_err *err)
+tree_load_msgid(struct mlq_store *st, const char *msgid, bool series,
+    struct tree *t, int *self, struct mlq_err *err)
 {
 	enum mlq_status rc;
 	int64_t thread = 0;
@@ -209,7 +254,8 @@ tree_load_msgid(struct mlq_store *st, const char *msgid, struct tree *t,
 	if ((rc = mlq_store_get(st, msgid, take_thread, &thread, err)) !=
 	    MLQ_OK)
 		return rc;
-	if ((rc = tree_load(st, thread, t, err)) != MLQ_OK)
+	if ((rc = tree_load(st, thread, t, err)) != MLQ_OK ||
+	    (series && (rc = tree_add_series(st, thread, t, err)) != MLQ_OK))
 		return rc;
 	for (i = 0; i < t->count; i++)
 		if (!t->n[i].ghost && strlen(t->n[i].hit.msgid) == n &&

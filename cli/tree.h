@@ -8,6 +8,7 @@ struct tree_node {
 	struct mlq_hit hit; /* strings owned by the tree's arena */
 	bool ghost;         /* named by a reply but not stored */
 	int parent;         /* index of the parent node, -1 for a root */
+	int64_t cover_id;   /* a patch's cover letter in another thread */
 };
 
 struct tree {
@@ -22,10 +23,12 @@ enum mlq_status tree_load(struct mlq_store *st, int64_t thread, struct tree *t,
 void tree_release(struct tree *t);
 /*
  * Loads the thread of msgid (with or without <>) and sets *self to its
- * node.  MLQ_NOTFOUND when no such message is stored.
+ * node; with series, the threads reviewed with it too (a cover letter's
+ * patches sent unthreaded, such a patch's cover: mlq_store_series_bundle).
+ * MLQ_NOTFOUND when no such message is stored.
  */
 enum mlq_status tree_load_msgid(struct mlq_store *st, const char *msgid,
-    struct tree *t, int *self, struct mlq_err *err);
+    bool series, struct tree *t, int *self, struct mlq_err *err);
 /* Whether node i descends from node anc. */
 bool tree_descends(const struct tree *t, size_t i, size_t anc);
 /* The node of a Message-Id; -1 if absent. */
@@ -38,7 +41,11 @@ int tree_find(const struct tree *t, const char *msgid);
  * t->count ints; O(n * depth).
  */
 void tree_submissions(const struct tree *t, int *out);
-/* A series patch's cover letter in the thread (itself for a cover); -1. */
+/*
+ * A series patch's cover letter (itself for a cover), as the store finds
+ * it: an ancestor, else one in its thread, else the one its series link
+ * names if loaded; -1.
+ */
 int tree_cover(const struct tree *t, size_t i);
 
 #endif

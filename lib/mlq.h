@@ -516,6 +516,13 @@ enum mlq_link_kind {
 	MLQ_LINK_SERIES = 4,  /* src, a series patch, belongs to the cover
 			       * letter dst in another thread */
 };
+/*
+ * The threads whose statuses are derived together with thread: itself
+ * first, then those series links reach (a cover letter's patches sent
+ * unthreaded, or the cover of such a patch).  *threads is malloc'ed.
+ */
+enum mlq_status mlq_store_series_bundle(struct mlq_store *st, int64_t thread,
+    int64_t **threads, size_t *n, struct mlq_err *err);
 /* Messages linked to id: those pointing at it (incoming) or it at them. */
 enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
     enum mlq_link_kind kind, bool incoming, mlq_hit_fn fn, void *arg,

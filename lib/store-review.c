@@ -1422,6 +1422,25 @@ series_threads(struct mlq_store *st, int64_t t, struct ids *out,
 	return MLQ_OK;
 }
 
+/* Appends thread t and every thread its series links reach, if new. */
+static enum mlq_status
+bundle_add(struct mlq_store *st, int64_t t, struct ids *order,
+    struct mlq_err *err)
+{
+	enum mlq_status rc;
+	size_t k = order->n;
+
+	if (ids_contains(order, t))
+		return MLQ_OK;
+	ids_add(order, t);
+	for (; k < order->n && !order->oom; k++)
+		if ((rc = series_threads(st, order->v[k], order, err)) !=
+		    MLQ_OK)
+			return rc;
+	return order->oom ? mlq_err_set(err, MLQ_ENOMEM, "out of memory")
+			  : MLQ_OK;
+}
+
 /*
  * Groups the dirty threads into bundles derived together: a thread and
  * those its series links reach (a cover letter and its unthreaded
@@ -1433,21 +1452,35 @@ bundles(struct mlq_store *st, const struct ids *threads, struct ids *order,
     struct ids *ends, struct mlq_err *err)
 {
 	enum mlq_status rc;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < threads->n; i++) {
 		if (ids_contains(order, threads->v[i]))
 			continue;
-		k = order->n;
-		ids_add(order, threads->v[i]);
-		for (; k < order->n && !order->oom; k++)
-			if ((rc = series_threads(st, order->v[k], order,
-				 err)) != MLQ_OK)
-				return rc;
+		if ((rc = bundle_add(st, threads->v[i], order, err)) != MLQ_OK)
+			return rc;
 		ids_add(ends, (int64_t)order->n);
 	}
-	if (order->oom || ends->oom)
+	if (ends->oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_series_bundle(struct mlq_store *st, int64_t thread,
+    int64_t **threads, size_t *n, struct mlq_err *err)
+{
+	struct ids order = { 0 };
+	enum mlq_status rc;
+
+	*threads = NULL;
+	*n = 0;
+	if ((rc = bundle_add(st, thread, &order, err)) != MLQ_OK) {
+		free(order.v);
+		return rc;
+	}
+	*threads = order.v;
+	*n = order.n;
 	return MLQ_OK;
 }
 

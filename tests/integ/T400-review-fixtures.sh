@@ -37,6 +37,8 @@ check() { # ORDER VERB ID WANT
 	cover) _got=$(echo "$_j" | jq -r '.series.cover') ;;
 	series) _got=$(echo "$_j" | jq -r '.series | "\(.version)/\(.index)/\(.total)"') ;;
 	missing) _got=$(echo "$_j" | jq -r '.missing | sort | join(",")') ;;
+	replies) _got=$(echo "$_j" | jq -r '[.replies[].message_id] | sort |
+	    if length == 0 then "-" else join(",") end') ;;
 	*) _got="unknown check $2" ;;
 	esac
 	is "$_got" "$4" "$1: $2 $3"
