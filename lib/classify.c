@@ -1043,10 +1043,70 @@ tokenize(struct cls_text *x)
 
 /* ---- the classifier ---------------------------------------------------- */
 
-/* Tries a pattern at each word of a clause; *first is where it matched. */
+/*
+ * Marks in can[] the first bytes (lower-cased) a word may have to match
+ * one of the '|'-separated alternatives l[0..n); false when any word might
+ * (a word class that looks inside words, an empty alternative).
+ */
 static bool
-clause_match(const char *p, const struct cls_tok *t, const struct cls_clause *c,
-    size_t *first)
+first_bytes(const char *l, size_t n, bool can[256])
+{
+	const char *end = l + n, *bar;
+	size_t k;
+
+	for (; l < end; l = bar + 1) {
+		bar = memchr(l, '|', (size_t)(end - l));
+		k = (size_t)((bar ? bar : end) - l);
+		if (k == 5 && memcmp(l, "@nack", 5) == 0)
+			can['n'] = true;
+		else if (k == 2 && memcmp(l, "@v", 2) == 0)
+			can['v'] = true;
+		else if (k == 7 && memcmp(l, "@change", 7) == 0) {
+			if (!first_bytes(CHANGE_VERB, strlen(CHANGE_VERB), can))
+				return false;
+		} else if (k == 0 || *l == '@' || *l == '~')
+			return false;
+		else {
+			can[(unsigned char)*l] = true;
+			/* A typographic apostrophe (U+2019) stands for "'". */
+			if (*l == '\'')
+				can[0xe2] = true;
+		}
+		if (bar == NULL)
+			break;
+	}
+	return true;
+}
+
+/*
+ * Which words may start an unanchored pattern, by first byte: f->any
+ * when every word may (an optional or negated first element, '*', a word
+ * class that looks inside words).  Worked out once per pattern and mail.
+ */
+struct first_filter {
+	bool any;
+	bool can[256];
+};
+
+static void
+first_filter(const char *p, struct first_filter *f)
+{
+	size_t n = strcspn(p, " ");
+
+	memset(f, 0, sizeof(*f));
+	f->any = *p == '^' || n == 0 || *p == '!' || p[n - 1] == '?' ||
+	    (n == 1 && *p == '*') || !first_bytes(p, n, f->can);
+}
+
+/*
+ * Tries a pattern at each word of a clause; *first is where it matched.
+ * Words that cannot start it are skipped by their first byte: this loop
+ * is most of the classifier's time, and a pattern's first word rules out
+ * nearly every word of a mail.
+ */
+static bool
+clause_match(const char *p, const struct first_filter *f,
+    const struct cls_tok *t, const struct cls_clause *c, size_t *first)
 {
 	size_t j;
 
@@ -1054,11 +1114,15 @@ clause_match(const char *p, const struct cls_tok *t, const struct cls_clause *c,
 		*first = c->begin;
 		return pat_match(p + 1, t, c->begin, c->end);
 	}
-	for (j = c->begin; j < c->end; j++)
+	for (j = c->begin; j < c->end; j++) {
+		if (!f->any && (t[j].len == 0 ||
+				   !f->can[(unsigned char)mlq__lower(t[j].s[0])]))
+			continue;
 		if (pat_match(p, t, j, c->end)) {
 			*first = j;
 			return true;
 		}
+	}
 	return false;
 }
 
@@ -1112,6 +1176,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 	size_t hit_line[MLQ_TAG_COUNT], hit_rule[MLQ_TAG_COUNT];
 	const struct cls_rule *r;
 	const struct cls_clause *c;
+	struct first_filter ff;
 	struct mlq_evidence *out = NULL;
 	const char *s;
 	size_t i, j, k, first, line, n;
@@ -1146,6 +1211,8 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				}
 			continue;
 		}
+		if (r->pat != NULL)
+			first_filter(r->pat, &ff);
 		for (j = 0; j < x.ncls; j++) {
 			c = &x.cls[j];
 			if (x.toks[c->begin].line >= hit_line[i])
@@ -1156,7 +1223,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				line = c->qline;
 				first = c->end;
 			} else {
-				if (!clause_match(r->pat, x.toks, c, &first))
+				if (!clause_match(r->pat, &ff, x.toks, c, &first))
 					continue;
 				line = x.toks[first].line;
 			}
