@@ -773,13 +773,90 @@ mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
  */
 #define SERIES_PARTIAL "kind > 0"
 
+/* Whether thread holds the cover letter of a series (author, version, size). */
+static enum mlq_status
+own_cover(struct mlq_store *st, int64_t thread, const char *from, int version,
+    int total, bool *yes, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = mlq__store_stmt(st, S_RV_OWN_COVER,
+	    "SELECT 1 FROM msg WHERE thread = ? AND kind = 2 AND "
+	    "from_email = ? AND version = ? AND total = ? LIMIT 1",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, thread);
+	mlq__store_bind_text(s, 2, from);
+	sqlite3_bind_int(s, 3, version);
+	sqlite3_bind_int(s, 4, total);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read series");
+	*yes = rc == SQLITE_ROW;
+	return MLQ_OK;
+}
+
+/*
+ * A cover letter arrived in a thread whose patches, stored before it,
+ * linked to another thread's cover: they have their own now.  Both ends
+ * are re-derived.
+ */
+static enum mlq_status
+unlink_own_patches(struct mlq_store *st, int64_t thread, const char *from,
+    int version, int total, struct mlq_err *err)
+{
+	struct ids pairs = { 0 };
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	size_t i;
+	int step;
+
+	s = mlq__store_stmt(st, S_RV_OWN_PATCH_LINKS,
+	    "SELECT k.src, k.dst FROM msg p JOIN link k ON k.src = p.id AND "
+	    "k.kind = 4 WHERE p.thread = ? AND p.kind = 1 AND "
+	    "p.from_email = ? AND p.version = ? AND p.total = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, thread);
+	mlq__store_bind_text(s, 2, from);
+	sqlite3_bind_int(s, 3, version);
+	sqlite3_bind_int(s, 4, total);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		ids_add(&pairs, sqlite3_column_int64(s, 0));
+		ids_add(&pairs, sqlite3_column_int64(s, 1));
+	}
+	rc = mlq__store_rows_done(st, s, step, err, "read series");
+	if (rc == MLQ_OK && pairs.oom)
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	for (i = 0; rc == MLQ_OK && i + 1 < pairs.n; i += 2) {
+		/* One row each: a multi-row change would flush FTS5. */
+		s = mlq__store_stmt(st, S_RV_LINK_DEL_ONE,
+		    "DELETE FROM link WHERE src = ? AND dst = ? AND kind = 4",
+		    err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			break;
+		}
+		sqlite3_bind_int64(s, 1, pairs.v[i]);
+		sqlite3_bind_int64(s, 2, pairs.v[i + 1]);
+		rc = mlq__store_step_done(st, s, err, "unlink series");
+		mark(st, pairs.v[i]);
+		mark(st, pairs.v[i + 1]);
+	}
+	free(pairs.v);
+	return rc;
+}
+
 /*
  * A series whose patches do not thread under its cover letter: each
  * patch links to the same author's cover letter of the same version and
  * size sent closest in time (within MLQ_REVIEW_SERIES_WINDOW), unless
  * its own thread has one.  Either side may arrive first.
  */
-
 static enum mlq_status
 link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
     struct mlq_err *err)
@@ -787,8 +864,10 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	struct ids other = { 0 };
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
-	int64_t best = 0, bd = 0, d, thread = 0;
-	bool linked;
+	int64_t best = 0, bd = 0, d, thread = 0, t;
+	const char *from = m->from.email ? m->from.email : "";
+	int version = m->subj.version > 0 ? m->subj.version : 1;
+	bool linked, has;
 	size_t i;
 
 	if ((kind != 1 && kind != 2) || m->subj.total <= 0 || !m->date_ok ||
@@ -802,21 +881,28 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	if (sqlite3_step(s) == SQLITE_ROW)
 		thread = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
+	if (kind == 1) {
+		if ((rc = own_cover(st, thread, from, version, m->subj.total,
+			 &has, err)) != MLQ_OK || has)
+			return rc;
+	} else if ((rc = unlink_own_patches(st, thread, from, version,
+			m->subj.total, err)) != MLQ_OK)
+		return rc;
 	/* Cover letters (for a patch) or patches (for one) sent near it. */
 	s = mlq__store_stmt(st,
 	    kind == 1 ? S_RV_COVERS_NEAR : S_RV_PATCHES_NEAR,
 	    kind == 1
-		? "SELECT id, date FROM msg WHERE from_email = ? AND version = ? "
-		  "AND total = ? AND kind = 2 AND date BETWEEN ? AND ? "
-		  "AND thread <> ? AND " SERIES_PARTIAL
-		: "SELECT id, date FROM msg WHERE from_email = ? AND version = ? "
-		  "AND total = ? AND kind = 1 AND idx > 0 AND date BETWEEN ? AND ? "
-		  "AND thread <> ? AND " SERIES_PARTIAL,
+		? "SELECT id, date, thread FROM msg WHERE from_email = ? AND "
+		  "version = ? AND total = ? AND kind = 2 AND date BETWEEN ? "
+		  "AND ? AND thread <> ? AND " SERIES_PARTIAL
+		: "SELECT id, date, thread FROM msg WHERE from_email = ? AND "
+		  "version = ? AND total = ? AND kind = 1 AND idx > 0 AND date "
+		  "BETWEEN ? AND ? AND thread <> ? AND " SERIES_PARTIAL,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	mlq__store_bind_text(s, 1, m->from.email ? m->from.email : "");
-	sqlite3_bind_int(s, 2, m->subj.version > 0 ? m->subj.version : 1);
+	mlq__store_bind_text(s, 1, from);
+	sqlite3_bind_int(s, 2, version);
 	sqlite3_bind_int(s, 3, m->subj.total);
 	sqlite3_bind_int64(s, 4, m->date - MLQ_REVIEW_SERIES_WINDOW);
 	sqlite3_bind_int64(s, 5, m->date + MLQ_REVIEW_SERIES_WINDOW);
@@ -824,26 +910,37 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		d = sqlite3_column_int64(s, 1) - m->date;
 		d = d < 0 ? -d : d;
-		if (kind == 2)
+		if (kind == 2) {
+			/* Patches are listed with their thread, to ask below. */
 			ids_add(&other, sqlite3_column_int64(s, 0));
-		else if (best == 0 || d < bd) {
+			ids_add(&other, sqlite3_column_int64(s, 2));
+		} else if (best == 0 || d < bd) {
 			best = sqlite3_column_int64(s, 0);
 			bd = d;
 		}
 	}
 	sqlite3_reset(s);
-	if (kind == 1 && best != 0)
+	if (kind == 1 && best != 0) {
 		ids_add(&other, best);
-	for (i = 0; rc == MLQ_OK && i < other.n; i++) {
+		ids_add(&other, 0);
+	}
+	for (i = 0; rc == MLQ_OK && i + 1 < other.n; i += 2) {
+		/* A patch whose own thread has its cover letter needs none. */
+		t = other.v[i + 1];
+		if (kind == 2 && (rc = own_cover(st, t, from, version,
+				      m->subj.total, &has, err)) == MLQ_OK &&
+		    has)
+			continue;
 		/*
 		 * A patch keeps the first cover letter found for it.  Asked
 		 * apart: an INSERT ... SELECT would open a statement savepoint,
 		 * and that makes FTS5 flush its pending rows into a segment of
 		 * their own each time.
 		 */
-		rc = exists(st, S_RV_SERIES_OF,
-		    "SELECT 1 FROM link WHERE src = ? AND kind = 4 LIMIT 1",
-		    kind == 1 ? id : other.v[i], &linked, err);
+		if (rc == MLQ_OK)
+			rc = exists(st, S_RV_SERIES_OF,
+			    "SELECT 1 FROM link WHERE src = ? AND kind = 4 LIMIT 1",
+			    kind == 1 ? id : other.v[i], &linked, err);
 		if (rc != MLQ_OK || linked)
 			continue;
 		s = mlq__store_stmt(st, S_RV_LINK_ADD,

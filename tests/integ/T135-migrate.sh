@@ -4,6 +4,7 @@
 # read-only command on it asks for the upgrade instead of misreading it.
 . "$top_srcdir/tests/lib/test-lib.sh"
 need sqlite3
+need jq
 fix=$top_srcdir/tests/fixtures/digest/linux-nfs.mbox
 
 run_ok "import" "$MLQ" import --list linux-nfs "$fix"
@@ -106,5 +107,20 @@ for id in $ids; do
 done >"$TMP/got"
 cmp -s "$TMP/want" "$TMP/got"
 ok $? "every thread reads back byte for byte ($(wc -c <"$TMP/got") bytes)"
+
+# Schema 011: series links a patch got beside its own thread's cover
+# letter (an author's two series of one size within a day) are dropped.
+export MLQ_DB=$TMP/twin.db
+run_ok "import twin series" "$MLQ" import "$top_srcdir/tests/fixtures/review/twin-series.mbox"
+"$MLQ" search --patches --format json | jq -r '.[] | "\(.message_id) \(.status)"' | sort >"$TMP/twin.want"
+sqlite3 "$MLQ_DB" "INSERT INTO link(src, dst, kind)
+	SELECT p.id, c.id, 4 FROM msg p JOIN msg c ON c.kind = 2 AND c.thread <> p.thread
+	WHERE p.kind = 1;
+	PRAGMA user_version = 10"
+is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM link WHERE kind = 4')" 4 "four stray series links"
+run_ok "import migrates" "$MLQ" import "$top_srcdir/tests/fixtures/review/twin-series.mbox"
+is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM link WHERE kind = 4')" 0 "gone after migration 011"
+"$MLQ" search --patches --format json | jq -r '.[] | "\(.message_id) \(.status)"' | sort >"$TMP/twin.got"
+is "$(cat "$TMP/twin.got")" "$(cat "$TMP/twin.want")" "statuses as before"
 
 test_done

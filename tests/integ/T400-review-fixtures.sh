@@ -5,6 +5,7 @@
 # links and series must not depend on the order mail arrives in.
 . "$top_srcdir/tests/lib/test-lib.sh"
 need jq
+need sqlite3
 
 FIX="$top_srcdir/tests/fixtures/review"
 
@@ -25,6 +26,12 @@ resolve() {
 }
 
 check() { # ORDER VERB ID WANT
+	if [ "$2" = series-links ]; then
+		# Links to a cover letter in another thread: only where needed.
+		is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM link WHERE kind = 4')" \
+		    "$4" "$1: $2"
+		return 0
+	fi
 	_id=$(resolve "$3")
 	_j=$("$MLQ" show --format json "$_id")
 	case $2 in
