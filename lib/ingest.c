@@ -21,8 +21,10 @@ enum slot_kind { SLOT_MSG, SLOT_SYNC, SLOT_SOURCE };
 struct slot {
 	enum slot_state state;
 	enum slot_kind kind;
-	char *raw; /* SLOT_MSG until parsed */
+	char *raw; /* SLOT_MSG until parsed; deflated when stored */
 	size_t len;
+	bool stored;    /* raw is a stored message, len bytes deflated */
+	size_t raw_len; /* the mail's length: what the ring's bound counts */
 	char *origin;
 	uint64_t pos;
 	int64_t added; /* SLOT_MSG: 0, or when a rebuilt message was stored */
@@ -52,7 +54,7 @@ struct mlq_ingest {
 	uint64_t parse_next; /* next to hand to a worker */
 	uint64_t write_next; /* next for the writer */
 	uint64_t synced;     /* sequence number of the last sync written + 1 */
-	size_t inflight;     /* raw bytes of the messages in the ring */
+	size_t inflight;     /* mail bytes of the messages in the ring */
 	bool stop;
 
 	pthread_t workers[MLQ_INGEST_MAX_WORKERS];
@@ -116,7 +118,10 @@ worker_main(void *arg)
 		pthread_mutex_unlock(&ing->mu);
 
 		mlq_err_clear(&s->parse_err);
-		s->parse_st = mlq_msg_parse(s->raw, s->len, &s->msg, &s->parse_err);
+		s->parse_st = s->stored
+		    ? mlq_msg_parse_stored(s->raw, s->len, s->raw_len, &s->msg,
+			  &s->parse_err)
+		    : mlq_msg_parse(s->raw, s->len, &s->msg, &s->parse_err);
 		free(s->raw);
 		s->raw = NULL;
 
@@ -274,7 +279,7 @@ writer_main(void *arg)
 			ing->synced = ing->write_next + 1;
 			pthread_cond_broadcast(&ing->cv_sync);
 		}
-		ing->inflight -= s->len;
+		ing->inflight -= s->raw_len;
 		slot_clear(s);
 		ing->write_next++;
 		pthread_cond_broadcast(&ing->cv_free);
@@ -344,7 +349,7 @@ enqueue(struct mlq_ingest *ing, struct slot *s, uint64_t *seq,
 	 */
 	while ((ing->head - ing->write_next >= MLQ_INGEST_QUEUE ||
 		   (ing->inflight > 0 &&
-		       ing->inflight + s->len > MLQ_INGEST_QUEUE_BYTES)) &&
+		       ing->inflight + s->raw_len > MLQ_INGEST_QUEUE_BYTES)) &&
 	    ing->fatal == MLQ_OK)
 		pthread_cond_wait(&ing->cv_free, &ing->mu);
 	if (ing->fatal != MLQ_OK) {
@@ -357,7 +362,7 @@ enqueue(struct mlq_ingest *ing, struct slot *s, uint64_t *seq,
 	}
 	dst = slot_at(ing, ing->head);
 	*dst = *s;
-	ing->inflight += s->len;
+	ing->inflight += s->raw_len;
 	if (seq != NULL)
 		*seq = ing->head;
 	ing->head++;
@@ -381,10 +386,11 @@ dup_or_null(const char *s, bool *oom)
 	return p;
 }
 
+/* With stored, raw is a stored message: raw_len bytes once inflated. */
 static enum mlq_status
 add_msg(struct mlq_ingest *ing, const char *source, const char *raw,
-    size_t len, const char *origin, uint64_t pos, const char *list,
-    int64_t added, struct mlq_err *err)
+    size_t len, bool stored, size_t raw_len, const char *origin, uint64_t pos,
+    const char *list, int64_t added, struct mlq_err *err)
 {
 	struct slot s;
 	bool oom = false;
@@ -393,6 +399,8 @@ add_msg(struct mlq_ingest *ing, const char *source, const char *raw,
 	s.kind = SLOT_MSG;
 	s.state = SLOT_RAW;
 	s.added = added;
+	s.stored = stored;
+	s.raw_len = stored ? raw_len : len;
 	s.raw = malloc(len + 1);
 	if (s.raw != NULL) {
 		memcpy(s.raw, raw, len);
@@ -418,22 +426,25 @@ mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
     const char *raw, size_t len, const char *origin, uint64_t pos,
     const char *list, struct mlq_err *err)
 {
-	return add_msg(ing, source, raw, len, origin, pos, list, 0, err);
+	return add_msg(ing, source, raw, len, false, 0, origin, pos, list, 0,
+	    err);
 }
 
 enum mlq_status
 mlq_ingest_add(struct mlq_ingest *ing, const char *raw, size_t len,
     const char *origin, uint64_t pos, const char *list, struct mlq_err *err)
 {
-	return add_msg(ing, NULL, raw, len, origin, pos, list, 0, err);
+	return add_msg(ing, NULL, raw, len, false, 0, origin, pos, list, 0,
+	    err);
 }
 
 enum mlq_status
-mlq_ingest_add_stored(struct mlq_ingest *ing, const char *raw, size_t len,
-    const char *origin, uint64_t pos, const char *list, int64_t added,
-    struct mlq_err *err)
+mlq_ingest_add_stored(struct mlq_ingest *ing, const void *zraw, size_t zlen,
+    size_t len, const char *origin, uint64_t pos, const char *list,
+    int64_t added, struct mlq_err *err)
 {
-	return add_msg(ing, NULL, raw, len, origin, pos, list, added, err);
+	return add_msg(ing, NULL, zraw, zlen, true, len, origin, pos, list,
+	    added, err);
 }
 
 enum mlq_status

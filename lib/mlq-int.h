@@ -103,12 +103,13 @@ enum mlq_status mlq__store_source_save(struct mlq_store *st,
     const struct mlq_source_state *src, struct mlq_err *err);
 
 /*
- * For reindex.c: every stored message in storage order, its raw bytes
- * (lent for the call), when it was stored and the lists it was recorded under (NULL-ended,
- * lent for the call; none: an empty array).  Non-zero from fn stops.
+ * For reindex.c: every stored message in storage order, as stored (zraw,
+ * zlen deflated, lent for the call; len bytes inflated), when it was
+ * stored and the lists it was recorded under (NULL-ended, lent for the
+ * call; none: an empty array).  Non-zero from fn stops.
  */
-typedef int (*mlq__raw_fn)(int64_t id, const char *raw, size_t len,
-    int64_t added, const char *const *lists, void *arg);
+typedef int (*mlq__raw_fn)(int64_t id, const void *zraw, size_t zlen,
+    size_t len, int64_t added, const char *const *lists, void *arg);
 enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
     void *arg, struct mlq_err *err);
 /*

@@ -298,6 +298,13 @@ struct mlq_msg {
  */
 enum mlq_status mlq_msg_parse(const char *raw, size_t len,
     struct mlq_msg **out, struct mlq_err *err);
+/*
+ * The same for a message stored deflated (zraw, zlen; len bytes once
+ * inflated): it is inflated to be parsed and keeps its stored bytes, so a
+ * rebuild does not deflate it again.
+ */
+enum mlq_status mlq_msg_parse_stored(const void *zraw, size_t zlen,
+    size_t len, struct mlq_msg **out, struct mlq_err *err);
 void mlq_msg_free(struct mlq_msg *m);
 
 /* zlib deflate/inflate for stored raw mail (zraw.c). */
@@ -588,10 +595,13 @@ enum mlq_status mlq_ingest_add(struct mlq_ingest *ing, const char *raw,
 enum mlq_status mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
     const char *raw, size_t len, const char *origin, uint64_t pos,
     const char *list, struct mlq_err *err);
-/* For a rebuild: mlq_ingest_add, recording 'added' as when it was stored. */
-enum mlq_status mlq_ingest_add_stored(struct mlq_ingest *ing, const char *raw,
-    size_t len, const char *origin, uint64_t pos, const char *list,
-    int64_t added, struct mlq_err *err);
+/*
+ * For a rebuild: a message as stored (deflated: zraw, zlen; len bytes
+ * inflated), recording 'added' as when it was stored.
+ */
+enum mlq_status mlq_ingest_add_stored(struct mlq_ingest *ing,
+    const void *zraw, size_t zlen, size_t len, const char *origin,
+    uint64_t pos, const char *list, int64_t added, struct mlq_err *err);
 /*
  * Waits until everything queued is stored, records 'cursor' for 'source'
  * (both may be NULL) and commits.  A failure rolls the batch back.

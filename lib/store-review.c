@@ -1678,7 +1678,6 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 	static const char *const none[] = { NULL };
 	char *lists[16];
 	bool stop;
-	struct mlq_buf raw;
 	sqlite3_stmt *s, *l;
 	enum mlq_status rc = MLQ_OK;
 	size_t n;
@@ -1696,14 +1695,7 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 		sqlite3_finalize(s);
 		return mlq__store_fail(st, err, "read lists");
 	}
-	mlq_buf_init(&raw);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		mlq_buf_reset(&raw);
-		rc = mlq_zraw_unpack(sqlite3_column_blob(s, 1),
-		    (size_t)sqlite3_column_bytes(s, 1),
-		    (size_t)sqlite3_column_int64(s, 2), &raw, err);
-		if (rc != MLQ_OK)
-			break;
 		sqlite3_bind_int64(l, 1, sqlite3_column_int64(s, 0));
 		/* Row text dies at the next step: the names are copied. */
 		n = 0;
@@ -1723,8 +1715,12 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 				free(lists[--n]);
 			break;
 		}
-		stop = fn(sqlite3_column_int64(s, 0), raw.data ? raw.data : "",
-			   raw.len, sqlite3_column_int64(s, 3),
+		/* The stored bytes: the parse workers inflate them. */
+		stop = fn(sqlite3_column_int64(s, 0),
+			   sqlite3_column_blob(s, 1),
+			   (size_t)sqlite3_column_bytes(s, 1),
+			   (size_t)sqlite3_column_int64(s, 2),
+			   sqlite3_column_int64(s, 3),
 			   n ? (const char *const *)lists : none, arg) != 0;
 		while (n > 0)
 			free(lists[--n]);
@@ -1735,7 +1731,6 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 		rc = mlq__store_fail(st, err, "read messages");
 	sqlite3_finalize(l);
 	sqlite3_finalize(s);
-	mlq_buf_release(&raw);
 	return rc;
 }
 
