@@ -233,8 +233,9 @@ tree_add_series(struct mlq_store *st, int64_t thread, struct tree *t,
 	for (i = 0; n > 1 && i < t->count && rc == MLQ_OK; i++)
 		if (!t->n[i].ghost && t->n[i].hit.kind == 1 &&
 		    t->n[i].hit.index > 0)
-			rc = mlq_store_links(st, t->n[i].hit.id, MLQ_LINK_SERIES,
-			    false, take_id, &t->n[i].cover_id, err);
+			rc =
+			    mlq_store_links(st, t->n[i].hit.id, MLQ_LINK_SERIES,
+				false, take_id, &t->n[i].cover_id, err);
 	return rc;
 }
 

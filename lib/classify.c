@@ -1115,8 +1115,9 @@ clause_match(const char *p, const struct first_filter *f,
 		return pat_match(p + 1, t, c->begin, c->end);
 	}
 	for (j = c->begin; j < c->end; j++) {
-		if (!f->any && (t[j].len == 0 ||
-				   !f->can[(unsigned char)mlq__lower(t[j].s[0])]))
+		if (!f->any &&
+		    (t[j].len == 0 ||
+			!f->can[(unsigned char)mlq__lower(t[j].s[0])]))
 			continue;
 		if (pat_match(p, t, j, c->end)) {
 			*first = j;
@@ -1223,7 +1224,8 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				line = c->qline;
 				first = c->end;
 			} else {
-				if (!clause_match(r->pat, &ff, x.toks, c, &first))
+				if (!clause_match(r->pat, &ff, x.toks, c,
+					&first))
 					continue;
 				line = x.toks[first].line;
 			}

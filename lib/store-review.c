@@ -526,8 +526,8 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct title_memo *memo,
 			sqlite3_column_type(s, 1) != SQLITE_NULL))
 			break;
 	}
-	if ((rc = mlq__store_rows_done(st, s, step, err,
-		 "read references")) != MLQ_OK)
+	if ((rc = mlq__store_rows_done(st, s, step, err, "read references")) !=
+	    MLQ_OK)
 		goto out;
 
 	s = mlq__store_stmt(st, S_RV_LINK_DSTS,
@@ -773,6 +773,17 @@ mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
  */
 #define SERIES_PARTIAL "kind > 0"
 
+/* A series in a thread: thread, author, version, size as parameters 1-4. */
+static void
+bind_series(sqlite3_stmt *s, int64_t thread, const char *from, int version,
+    int total)
+{
+	sqlite3_bind_int64(s, 1, thread);
+	mlq__store_bind_text(s, 2, from);
+	sqlite3_bind_int(s, 3, version);
+	sqlite3_bind_int(s, 4, total);
+}
+
 /* Whether thread holds the cover letter of a series (author, version, size). */
 static enum mlq_status
 own_cover(struct mlq_store *st, int64_t thread, const char *from, int version,
@@ -787,10 +798,7 @@ own_cover(struct mlq_store *st, int64_t thread, const char *from, int version,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, thread);
-	mlq__store_bind_text(s, 2, from);
-	sqlite3_bind_int(s, 3, version);
-	sqlite3_bind_int(s, 4, total);
+	bind_series(s, thread, from, version, total);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -821,10 +829,7 @@ unlink_own_patches(struct mlq_store *st, int64_t thread, const char *from,
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, thread);
-	mlq__store_bind_text(s, 2, from);
-	sqlite3_bind_int(s, 3, version);
-	sqlite3_bind_int(s, 4, total);
+	bind_series(s, thread, from, version, total);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		ids_add(&pairs, sqlite3_column_int64(s, 0));
 		ids_add(&pairs, sqlite3_column_int64(s, 1));
@@ -883,7 +888,8 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	sqlite3_reset(s);
 	if (kind == 1) {
 		if ((rc = own_cover(st, thread, from, version, m->subj.total,
-			 &has, err)) != MLQ_OK || has)
+			 &has, err)) != MLQ_OK ||
+		    has)
 			return rc;
 	} else if ((rc = unlink_own_patches(st, thread, from, version,
 			m->subj.total, err)) != MLQ_OK)
@@ -927,8 +933,9 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	for (i = 0; rc == MLQ_OK && i + 1 < other.n; i += 2) {
 		/* A patch whose own thread has its cover letter needs none. */
 		t = other.v[i + 1];
-		if (kind == 2 && (rc = own_cover(st, t, from, version,
-				      m->subj.total, &has, err)) == MLQ_OK &&
+		if (kind == 2 &&
+		    (rc = own_cover(st, t, from, version, m->subj.total, &has,
+			 err)) == MLQ_OK &&
 		    has)
 			continue;
 		/*
@@ -1564,8 +1571,8 @@ bundles(struct mlq_store *st, const struct ids *threads, struct ids *order,
 }
 
 enum mlq_status
-mlq_store_series_bundle(struct mlq_store *st, int64_t thread,
-    int64_t **threads, size_t *n, struct mlq_err *err)
+mlq_store_series_bundle(struct mlq_store *st, int64_t thread, int64_t **threads,
+    size_t *n, struct mlq_err *err)
 {
 	struct ids order = { 0 };
 	enum mlq_status rc;
@@ -1716,8 +1723,7 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 			break;
 		}
 		/* The stored bytes: the parse workers inflate them. */
-		stop = fn(sqlite3_column_int64(s, 0),
-			   sqlite3_column_blob(s, 1),
+		stop = fn(sqlite3_column_int64(s, 0), sqlite3_column_blob(s, 1),
 			   (size_t)sqlite3_column_bytes(s, 1),
 			   (size_t)sqlite3_column_int64(s, 2),
 			   sqlite3_column_int64(s, 3),
