@@ -123,23 +123,30 @@ ids_uniq(struct ids *a)
 	a->n = k + 1;
 }
 
+/* Whether the bound statement s returns a row; s is reset. */
+static enum mlq_status
+has_row(struct mlq_store *st, sqlite3_stmt *s, bool *yes, struct mlq_err *err)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read links");
+	*yes = rc == SQLITE_ROW;
+	return MLQ_OK;
+}
+
 /* Whether the statement (one id bound) returns a row. */
 static enum mlq_status
 exists(struct mlq_store *st, enum store_stmt slot, const char *sql, int64_t id,
     bool *yes, struct mlq_err *err)
 {
 	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
-	int rc;
 
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "read links");
-	*yes = rc == SQLITE_ROW;
-	return MLQ_OK;
+	return has_row(st, s, yes, err);
 }
 
 /* ---- what a submission names ---- */
@@ -790,7 +797,6 @@ own_cover(struct mlq_store *st, int64_t thread, const char *from, int version,
     int total, bool *yes, struct mlq_err *err)
 {
 	sqlite3_stmt *s;
-	int rc;
 
 	s = mlq__store_stmt(st, S_RV_OWN_COVER,
 	    "SELECT 1 FROM msg WHERE thread = ? AND kind = 2 AND "
@@ -799,12 +805,7 @@ own_cover(struct mlq_store *st, int64_t thread, const char *from, int version,
 	if (s == NULL)
 		return MLQ_EDB;
 	bind_series(s, thread, from, version, total);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "read series");
-	*yes = rc == SQLITE_ROW;
-	return MLQ_OK;
+	return has_row(st, s, yes, err);
 }
 
 /*
