@@ -14,15 +14,7 @@ pi_init mlq
 pi_add mlq "$NFS" "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml
 ok $? "inbox filled"
 pi_msgids "$NFS" "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml >"$TMP/want"
-pi_start imapd
-ok $? "public-inbox-imapd on 127.0.0.1:$IMAP_PORT"
-
-# The url names the newsgroup; mlqd finds its slices (.0, .1, ...).
-cat >"$MLQ_CONFIG" <<EOC
-[source "mlq"]
-url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
-interval = 10m
-EOC
+pi_imap_source mlq mlq
 run_ok "mlqd --once" "$MLQD" --once
 stored_ids >"$TMP/got"
 is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"

@@ -11,12 +11,7 @@ pi_init mlq
 pi_add mlq "$NFS"
 ok $? "inbox from nfs-2021-04.mbox"
 pi_msgids "$NFS" >"$TMP/want"
-pi_start imapd
-ok $? "public-inbox-imapd on 127.0.0.1:$IMAP_PORT"
-cat >"$MLQ_CONFIG" <<EOC
-[source "nfs"]
-url = imap://127.0.0.1:$IMAP_PORT/inbox.mlq.test
-EOC
+pi_imap_source nfs mlq
 
 mlqd_kill9 643 0.3 0.6 0.9 0.45
 run_ok "a clean run" "$MLQD" --once

@@ -14,14 +14,7 @@ pi_add sl "$L/iwl-2021-04.mbox"
 ok $? "inbox filled"
 n=$(pi_msgids "$L/iwl-2021-04.mbox" | wc -l)
 pi_msgids "$L/iwl-2021-04.mbox" >"$TMP/want"
-pi_start imapd
-ok $? "public-inbox-imapd on 127.0.0.1:$IMAP_PORT"
-
-cat >"$MLQ_CONFIG" <<EOC
-[source "sl"]
-url = imap://127.0.0.1:$IMAP_PORT/inbox.sl.test
-interval = 10m
-EOC
+pi_imap_source sl sl
 run_ok "mlqd --once" "$MLQD" --once
 is "$(stored_ids)" "$(cat "$TMP/want")" "all $n messages, from both slices"
 last=$((49990 + n))

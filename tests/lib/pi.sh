@@ -74,6 +74,19 @@ _pi_wait_port() {
 	    'IO::Socket::INET->new(PeerAddr=>"127.0.0.1",PeerPort=>$ARGV[0]) or exit 1' "$1"
 }
 
+# pi_imap_source SOURCE INBOX: public-inbox-imapd started (one check), and
+# $MLQ_CONFIG with mlqd source SOURCE at INBOX's newsgroup (mlqd finds its
+# slices .0, .1, ... itself).
+pi_imap_source() {
+	pi_start imapd
+	ok $? "public-inbox-imapd on 127.0.0.1:$IMAP_PORT"
+	cat >"$MLQ_CONFIG" <<EOC
+[source "$1"]
+url = imap://127.0.0.1:$IMAP_PORT/inbox.$2.test
+interval = 10m
+EOC
+}
+
 # pi_start httpd|imapd|imapd-tls [PORT]: start the daemon on PORT or a
 # free one, set HTTP_PORT or IMAP_PORT/IMAPS_PORT, wait until it answers.
 pi_start() {
