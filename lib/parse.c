@@ -903,6 +903,14 @@ parse_fields(struct parse_state *ps, const char *orig, size_t orig_len)
 	return classify(ps);
 }
 
+static enum mlq_status
+too_big(size_t len, struct mlq_err *err)
+{
+	return mlq_err_set(err, MLQ_EINPUT,
+	    "message of %zu bytes is over the %u byte limit", len,
+	    (unsigned)MLQ_MAX_MESSAGE_BYTES);
+}
+
 /* With zraw non-NULL, raw is already stored deflated as zraw: kept as is. */
 static enum mlq_status
 msg_parse(const char *raw, size_t len, const unsigned char *zraw,
@@ -916,8 +924,7 @@ msg_parse(const char *raw, size_t len, const unsigned char *zraw,
 
 	*out = NULL;
 	if (len > MLQ_MAX_MESSAGE_BYTES)
-		return mlq_err_set(err, MLQ_EINPUT, "message of %zu bytes is over the %u byte limit",
-		    len, (unsigned)MLQ_MAX_MESSAGE_BYTES);
+		return too_big(len, err);
 	for (skip = 0; skip < len && (raw[skip] == '\n' || raw[skip] == '\r' ||
 	     raw[skip] == ' ' || raw[skip] == '\t');)
 		skip++;
@@ -983,6 +990,9 @@ mlq_msg_parse_stored(const void *zraw, size_t zlen, size_t len,
 	enum mlq_status st;
 
 	*out = NULL;
+	/* A damaged length must not size the buffer inflate writes into. */
+	if (len > MLQ_MAX_MESSAGE_BYTES)
+		return too_big(len, err);
 	mlq_buf_init(&raw);
 	st = mlq_zraw_unpack(zraw, zlen, len, &raw, err);
 	if (st == MLQ_OK)
