@@ -20,8 +20,7 @@
 /* The list asked for (parameter p), else message m's first list. */
 #define LIST_OF(m, p)                                                          \
 	"coalesce(" p                                                          \
-	", (SELECT l.name FROM msg_list ml JOIN list l ON l.id = "             \
-	"ml.list WHERE ml.msg = " m ".id ORDER BY l.id LIMIT 1))"
+	", " MLQ__FIRST_LIST(m ".id") ")"
 
 #define DMSG_COLS(p)                                                                              \
 	"m.id, m.msgid, m.subject, m.from_name, m.from_email, " LIST_OF("m",                      \

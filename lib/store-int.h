@@ -6,6 +6,16 @@
 
 #include "mlq-int.h"
 
+/*
+ * The name of the first list message 'id' (an SQL expression) was seen
+ * on.  Ordered by ml.list, not l.id: the same order, but the primary key
+ * gives it, where l.id made SQLite sort in a temporary B-tree for every
+ * row (a third of a search that prints thousands of hits).
+ */
+#define MLQ__FIRST_LIST(id)                                                 \
+	"(SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list "   \
+	"WHERE ml.msg = " id " ORDER BY ml.list LIMIT 1)"
+
 /* Statements prepared once per handle, by the function that runs them. */
 enum store_stmt {
 	S_FIND_ID,

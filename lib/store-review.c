@@ -1698,7 +1698,7 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 		return mlq__store_fail(st, err, "read messages");
 	if (sqlite3_prepare_v2(st->db,
 		"SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list "
-		"WHERE ml.msg = ? ORDER BY l.id",
+		"WHERE ml.msg = ? ORDER BY ml.list",
 		-1, &l, NULL) != SQLITE_OK) {
 		sqlite3_finalize(s);
 		return mlq__store_fail(st, err, "read lists");

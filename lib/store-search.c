@@ -16,11 +16,7 @@
 	"m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
 	"m.kind, m.status, m.tags, m.parent, m.thread, m.version, m.idx, " \
 	"m.total, m.insertions, m.deletions, m.date_raw"
-/* The first list of message 'id' (an SQL expression). */
-#define HIT_LIST(id) \
-	"(SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list " \
-	"WHERE ml.msg = " id " ORDER BY l.id LIMIT 1)"
-#define HIT_COLS "SELECT " HIT_MSG_COLS ", " HIT_LIST("m.id") " FROM msg m "
+#define HIT_COLS "SELECT " HIT_MSG_COLS ", " MLQ__FIRST_LIST("m.id") " FROM msg m "
 #define HIT_ORDER " ORDER BY m.date IS NULL, m.date DESC, m.id DESC"
 
 static void
@@ -210,11 +206,11 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	 * up: a frequent word at 10x matches 7,640 messages for 20 shown.
 	 */
 	if (walk)
-		mlq_buf_addstr(&sql, "SELECT h.*, " HIT_LIST("h.id") " FROM ("
+		mlq_buf_addstr(&sql, "SELECT h.*, " MLQ__FIRST_LIST("h.id") " FROM ("
 				     "SELECT " HIT_MSG_COLS " FROM msg m "
 				     "INDEXED BY msg_date WHERE 1");
 	else if (q->limit > 0)
-		mlq_buf_addstr(&sql, "SELECT h.*, " HIT_LIST("h.id") " FROM ("
+		mlq_buf_addstr(&sql, "SELECT h.*, " MLQ__FIRST_LIST("h.id") " FROM ("
 				     "SELECT " HIT_MSG_COLS " FROM msg m WHERE 1");
 	else
 		mlq_buf_addstr(&sql, HIT_COLS "WHERE 1");
