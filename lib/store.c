@@ -18,7 +18,8 @@
  * twice as fast.  The writer does not map, so import RSS stays flat.
  */
 #ifndef MLQ_STORE_MMAP_BYTES
-#define MLQ_STORE_MMAP_BYTES (1024 * 1024 * 1024)
+/* Debian's SQLite caps a map at its default SQLITE_MAX_MMAP_SIZE. */
+#define MLQ_STORE_MMAP_BYTES 0x7fff0000
 #endif
 
 /*
