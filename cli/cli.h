@@ -1,4 +1,4 @@
-/* What cli/mlq.c shares with the subcommands. */
+/* What cli/cli.c shares with mlq, mlq-ingest and the subcommands. */
 #ifndef MLQ_CLI_H
 #define MLQ_CLI_H
 
@@ -26,7 +26,20 @@ struct cli_cmd {
 	const char *summary;
 	int flags;
 	int (*exec)(struct cli *cli, int argc, char **argv);
+	const char *helper; /* the program that runs it, if not this one */
 };
+
+/*
+ * import and reindex run in mlq-ingest, the one program that loads
+ * libetpan; mlq lists them with the same words.
+ */
+#define CMD_IMPORT_USAGE "[--list NAME] SOURCE..."
+#define CMD_IMPORT_SUMMARY                                                     \
+	"store the messages of mbox, maildir, message files or -"
+#define CMD_REINDEX_USAGE "[--jobs N]"
+#define CMD_REINDEX_SUMMARY                                                    \
+	"re-parse and re-classify every stored message (stop mlqd first)"
+#define CMD_INGEST_HELPER "mlq-ingest"
 
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
@@ -38,6 +51,10 @@ extern const struct cli_cmd cmd_status;
 extern const struct cli_cmd cmd_thread;
 extern const struct cli_cmd cmd_who;
 
+/* mlq's main, given its commands (sorted by name, as help lists them). */
+int cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
+    size_t ncommands);
+
 /* Prints "mlq: <err>" and returns the exit code for its status. */
 int cli_fail(const struct mlq_err *err);
 /* "mlq: CMD: no message 'ID'" and exit code 1. */
@@ -45,6 +62,14 @@ int cli_not_found(const char *cmd, const char *msgid);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ---- helpers (helper.c) ---- */
+
+/* Where helper 'name' is, for command 'cmd'; the error says where it looked. */
+enum mlq_status cli_helper_path(const char *cmd, const char *name, char *out,
+    size_t n, struct mlq_err *err);
+/* Runs cmd->helper with this process's arguments; returns only on failure. */
+int cli_exec_helper(const struct cli_cmd *cmd, char **argv);
 
 /* mlq_smtp_fn for mlq: runs the mlq-smtp helper (smtp-run.c). */
 enum mlq_status cli_smtp_send(const struct mlq_conf *c, const char *mail,
@@ -91,7 +116,7 @@ void out_hit_fields(struct out_json *j, const struct mlq_hit *h);
 /* "2021-04-06T19:16:56Z", or "" when the date is unknown. */
 const char *out_date(const struct mlq_hit *h, char *buf, size_t n);
 /* The raw message as an mbox entry (From_ line, mboxrd quoting). */
-enum mlq_status out_mbox(FILE *f, struct mlq_store *st,
-    const struct mlq_hit *h, struct mlq_err *err);
+enum mlq_status out_mbox(FILE *f, struct mlq_store *st, const struct mlq_hit *h,
+    struct mlq_err *err);
 
 #endif

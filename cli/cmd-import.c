@@ -14,8 +14,8 @@ static int cmd_import_exec(struct cli *, int, char **);
 
 const struct cli_cmd cmd_import = {
 	.name = "import",
-	.usage = "[--list NAME] SOURCE...",
-	.summary = "store the messages of mbox, maildir, message files or -",
+	.usage = CMD_IMPORT_USAGE,
+	.summary = CMD_IMPORT_SUMMARY,
 	.flags = CLI_DB_WRITE,
 	.exec = cmd_import_exec,
 };

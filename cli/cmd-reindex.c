@@ -12,9 +12,8 @@ static int cmd_reindex_exec(struct cli *, int, char **);
 
 const struct cli_cmd cmd_reindex = {
 	.name = "reindex",
-	.usage = "[--jobs N]",
-	.summary =
-	    "re-parse and re-classify every stored message (stop mlqd first)",
+	.usage = CMD_REINDEX_USAGE,
+	.summary = CMD_REINDEX_SUMMARY,
 	.flags = CLI_DB_NONE, /* mlq_reindex opens and replaces the file */
 	.exec = cmd_reindex_exec,
 };

@@ -1,10 +1,8 @@
 /*
  * `mlq digest --send` mails through the mlq-smtp helper rather than with
- * libcurl in this process: libcurl and the thirty libraries it needs cost
- * every mlq command 4 ms to load, and only this one command uses them
- * (git keeps its HTTP transport in git-remote-http for the same reason).
- * The helper reads the same config file, gets the mail on stdin and
- * answers with its exit code and one line on stderr.
+ * libcurl in this process (helper.c says why).  The helper reads the
+ * same config file, gets the mail on stdin and answers with its exit
+ * code and one line on stderr.
  */
 #include "config.h"
 
@@ -21,38 +19,6 @@
 #include "smtp-exit.h"
 
 #define HELPER "mlq-smtp"
-
-static bool
-helper_in(const char *dir, char *out, size_t n)
-{
-	return (size_t)snprintf(out, n, "%s/%s", dir, HELPER) < n &&
-	    access(out, X_OK) == 0;
-}
-
-/*
- * $MLQ_EXEC_PATH, else beside this mlq (a build tree), else where
- * `make install` puts it.
- */
-static bool
-helper_path(char *out, size_t n)
-{
-	const char *env = getenv("MLQ_EXEC_PATH");
-	char self[PATH_MAX], *slash;
-	ssize_t len;
-
-	if (env != NULL && *env != '\0')
-		return helper_in(env, out, n);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len > 0) {
-		self[len] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			if (helper_in(self, out, n))
-				return true;
-		}
-	}
-	return helper_in(PKGLIBEXECDIR, out, n);
-}
 
 /* Its one-line answer, without the line end. */
 static void
@@ -101,6 +67,7 @@ cli_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
     bool *retryable, struct mlq_err *err)
 {
 	char path[PATH_MAX], answer[sizeof(err->msg)];
+	enum mlq_status rc;
 	FILE *in;
 	int pipefd[2], ws;
 	pid_t pid;
@@ -109,11 +76,9 @@ cli_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
 	if (c->path == NULL || !c->found)
 		return mlq_err_set(err, MLQ_EINPUT,
 		    "digest: mailing needs a config file");
-	if (!helper_path(path, sizeof(path)))
-		return mlq_err_set(err, MLQ_EIO,
-		    "digest: cannot find %s (not in $MLQ_EXEC_PATH, beside mlq "
-		    "or in %s)",
-		    HELPER, PKGLIBEXECDIR);
+	if ((rc = cli_helper_path("digest", HELPER, path, sizeof(path), err)) !=
+	    MLQ_OK)
+		return rc;
 	/* The mail goes in a file, so no write can block on the helper. */
 	if ((in = tmpfile()) == NULL)
 		return mlq_err_set(err, MLQ_EIO, "digest: temporary file: %s",

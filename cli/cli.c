@@ -1,0 +1,184 @@
+/*
+ * What mlq and its mlq-ingest helper share: global options, opening the
+ * database a command asks for, error lines and exit codes.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int
+cli_fail(const struct mlq_err *err)
+{
+	fputs("mlq: ", stderr);
+	out_safe(stderr, err->msg[0] ? err->msg : "unknown error");
+	fputc('\n', stderr);
+	return mlq_status_exit(err->status);
+}
+
+int
+cli_not_found(const char *cmd, const char *msgid)
+{
+	fprintf(stderr, "mlq: %s: no message '", cmd);
+	out_safe(stderr, msgid);
+	fputs("'\n", stderr);
+	return 1;
+}
+
+int
+cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mlq: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd != NULL)
+		fprintf(stderr, "usage: mlq %s %s\n", cmd->name, cmd->usage);
+	return 2;
+}
+
+static void
+usage(FILE *f, const struct cli_cmd *const *commands, size_t ncommands)
+{
+	size_t i;
+
+	fprintf(f, "usage: mlq [--db PATH] [-c CONFIG] COMMAND [ARGS]\n\n");
+	for (i = 0; i < ncommands; i++)
+		fprintf(f, "  %-8s %s\n", commands[i]->name,
+		    commands[i]->summary);
+}
+
+/* Creates the database's directory (and parents) for a first import. */
+static void
+make_parent_dirs(const char *path)
+{
+	char dir[4096], *p;
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s", path) >= sizeof(dir))
+		return;
+	if ((p = strrchr(dir, '/')) == NULL || p == dir)
+		return;
+	*p = '\0';
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0700);
+		*p = '/';
+	}
+	mkdir(dir, 0700);
+}
+
+static int
+open_db(struct cli *cli, int flags)
+{
+	struct mlq_err err;
+	struct stat sb;
+
+	mlq_err_clear(&err);
+	if (flags == CLI_DB_NONE)
+		return 0;
+	if (flags == CLI_DB_READ && stat(cli->db_path, &sb) != 0) {
+		mlq_err_set(&err, MLQ_EIO,
+		    "database '%s': %s (import some mail first)", cli->db_path,
+		    strerror(errno));
+		return cli_fail(&err);
+	}
+	if (flags == CLI_DB_WRITE)
+		make_parent_dirs(cli->db_path);
+	if (mlq_store_open(cli->db_path,
+		flags == CLI_DB_WRITE ? MLQ_STORE_WRITE : MLQ_STORE_READ,
+		&cli->st, &err) != MLQ_OK)
+		return cli_fail(&err);
+	return 0;
+}
+
+int
+cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
+    size_t ncommands)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mlq_err err;
+	struct cli cli;
+	char *db = NULL;
+	const struct cli_cmd *cmd = NULL;
+	size_t i;
+	int c, rc;
+
+	memset(&cli, 0, sizeof(cli));
+	/* '+': global options stop at the command name. */
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			cli.db_path = optarg;
+			break;
+		case 'c':
+			cli.config_path = optarg;
+			break;
+		case 'h':
+			usage(stdout, commands, ncommands);
+			return 0;
+		case 'V':
+			printf("mlq %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(stderr, commands, ncommands);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr, commands, ncommands);
+		return 2;
+	}
+	if (strcmp(argv[optind], "help") == 0) {
+		usage(stdout, commands, ncommands);
+		return 0;
+	}
+	for (i = 0; i < ncommands; i++)
+		if (strcmp(commands[i]->name, argv[optind]) == 0)
+			cmd = commands[i];
+	if (cmd == NULL)
+		return cli_usage_error(NULL,
+		    "unknown command '%s' (see 'mlq help')", argv[optind]);
+	if (cmd->helper != NULL)
+		return cli_exec_helper(cmd, argv);
+	mlq_err_clear(&err);
+	if (mlq_conf_load(cli.config_path, &cli.conf, &err) != MLQ_OK)
+		return cli_fail(&err);
+	if (mlq_conf_db_path(cli.conf, cli.db_path, &db, &err) != MLQ_OK) {
+		mlq_conf_free(cli.conf);
+		return cli_fail(&err);
+	}
+	cli.db_path = db;
+	argc -= optind;
+	argv += optind;
+	optind = 0; /* 0, not 1: glibc then forgets the "+" mode used above */
+	if ((rc = open_db(&cli, cmd->flags)) == 0)
+		rc = cmd->exec(&cli, argc, argv);
+	mlq_store_close(cli.st);
+	mlq_conf_free(cli.conf);
+	free(db);
+	if (fflush(stdout) != 0 && rc == 0) {
+		fprintf(stderr, "mlq: write: %s\n", strerror(errno));
+		rc = 3;
+	}
+	return rc;
+}

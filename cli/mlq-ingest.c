@@ -1,0 +1,21 @@
+/*
+ * mlq-ingest: `mlq import` and `mlq reindex`, the commands that parse
+ * mail.  mlq runs it in its own place (execv, same arguments), so only
+ * these two load libetpan and the libraries it brings (helper.c).
+ */
+#include "config.h"
+
+#include "cli.h"
+
+static const struct cli_cmd *const commands[] = {
+	&cmd_import,
+	&cmd_reindex,
+};
+
+int
+main(int argc, char **argv)
+{
+	mlq_ingest_tune_malloc();
+	return cli_main(argc, argv, commands,
+	    sizeof(commands) / sizeof(commands[0]));
+}
