@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,8 @@
 	"m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
 	"m.kind, m.status, m.tags, m.parent, m.thread, m.version, m.idx, " \
 	"m.total, m.insertions, m.deletions, m.date_raw"
-#define HIT_COLS "SELECT " HIT_MSG_COLS ", " MLQ__FIRST_LIST("m.id") " FROM msg m "
+#define HIT_COLS \
+	"SELECT " HIT_MSG_COLS ", " MLQ__FIRST_LIST("m.id") " FROM msg m "
 #define HIT_ORDER " ORDER BY m.date IS NULL, m.date DESC, m.id DESC"
 
 static void
@@ -44,6 +46,15 @@ hit_from_row(sqlite3_stmt *s, struct mlq_hit *h)
 	h->list = mlq__store_col_text(s, 17);
 }
 
+/* A failed query; a bad free-text query is the user's input, not ours. */
+static enum mlq_status
+query_fail(struct mlq_store *st, struct mlq_err *err)
+{
+	enum mlq_status rc = mlq__store_fail(st, err, "query");
+
+	return strstr(err ? err->msg : "", "fts5") != NULL ? MLQ_EINPUT : rc;
+}
+
 /* Runs a prepared hit query to the end; MLQ_NOTFOUND for no rows. */
 static enum mlq_status
 run_hits(struct mlq_store *st, sqlite3_stmt *s, mlq_hit_fn fn, void *arg,
@@ -61,9 +72,10 @@ run_hits(struct mlq_store *st, sqlite3_stmt *s, mlq_hit_fn fn, void *arg,
 		}
 	}
 	if (rc != SQLITE_DONE) {
-		mlq__store_fail(st, err, "query");
+		enum mlq_status e = query_fail(st, err);
+
 		sqlite3_finalize(s);
-		return MLQ_EDB;
+		return e;
 	}
 	sqlite3_finalize(s);
 	return n > 0 ? MLQ_OK : MLQ_NOTFOUND;
@@ -161,31 +173,176 @@ count_of(struct mlq_store *st, const char *sql, const char *text)
 	return n;
 }
 
-/*
- * Whether a limited free-text search should walk messages newest first
- * and stop at the limit, rather than read every match to sort them.
- * Walking pays off when the word is frequent: about limit * total /
- * matches index entries against reading all the matches.  Only for a
- * search by text alone, where that estimate holds.  Both plans give
- * the same rows in the same order (NULL dates last).
- */
-static bool
-walk_by_date(struct mlq_store *st, const struct mlq_query *q)
-{
-	int64_t matches, total;
+/* Message ids, ascending. */
+struct id_set {
+	int64_t *v;
+	size_t n, cap;
+};
 
-	if (q->limit <= 0 || q->fts == NULL || *q->fts == '\0' ||
-	    q->from != NULL || q->addr != NULL || q->subject != NULL ||
-	    q->list != NULL || q->file != NULL || q->has_since ||
-	    q->has_until || q->status != MLQ_STATE_NONE || q->tag != 0 ||
-	    q->patches)
-		return false;
-	matches = count_of(st, "SELECT count(*) FROM fts WHERE fts MATCH ?",
-	    q->fts);
+static bool
+id_set_add(struct id_set *set, int64_t id)
+{
+	int64_t *v;
+	size_t cap;
+
+	if (set->n == set->cap) {
+		cap = set->cap ? set->cap * 2 : 256;
+		if ((v = realloc(set->v, cap * sizeof(*v))) == NULL)
+			return false;
+		set->v = v;
+		set->cap = cap;
+	}
+	set->v[set->n++] = id;
+	return true;
+}
+
+static bool
+id_set_has(const struct id_set *set, int64_t id)
+{
+	size_t lo = 0, hi = set->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (set->v[mid] < id)
+			lo = mid + 1;
+		else if (set->v[mid] > id)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Steps s to the end, adding each row's first column to out (ids in
+ * 'in', when in is not NULL) until out holds 'want'.  s is finalized.
+ */
+static enum mlq_status
+collect_ids(struct mlq_store *st, sqlite3_stmt *s, const struct id_set *in,
+    size_t want, struct id_set *out, struct mlq_err *err)
+{
+	int64_t id;
+	int rc = SQLITE_DONE;
+
+	while (out->n < want && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(s, 0);
+		if ((in == NULL || id_set_has(in, id)) &&
+		    !id_set_add(out, id)) {
+			sqlite3_finalize(s);
+			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		}
+	}
+	if (out->n < want && rc != SQLITE_DONE) {
+		enum mlq_status e = query_fail(st, err);
+
+		sqlite3_finalize(s);
+		return e;
+	}
+	sqlite3_finalize(s);
+	return MLQ_OK;
+}
+
+static enum mlq_status
+prepare_ids(struct mlq_store *st, const char *sql, const char *text,
+    sqlite3_stmt **s, struct mlq_err *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+		return query_fail(st, err);
+	if (text != NULL)
+		sqlite3_bind_text(*s, 1, text, -1, SQLITE_STATIC);
+	return MLQ_OK;
+}
+
+/* Looks each hit up and hands it to fn, in the order given. */
+static enum mlq_status
+emit_ids(struct mlq_store *st, const struct id_set *ids, mlq_hit_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	struct mlq_hit h;
+	sqlite3_stmt *s;
+	size_t i;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(st->db, HIT_COLS "WHERE m.id = ?", -1, &s,
+		NULL) != SQLITE_OK)
+		return query_fail(st, err);
+	for (i = 0; i < ids->n; i++) {
+		sqlite3_bind_int64(s, 1, ids->v[i]);
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			hit_from_row(s, &h);
+			if (fn(&h, arg) != 0)
+				break;
+		} else if (rc != SQLITE_DONE)
+			break;
+		sqlite3_reset(s);
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		enum mlq_status e = query_fail(st, err);
+
+		sqlite3_finalize(s);
+		return e;
+	}
+	sqlite3_finalize(s);
+	return ids->n > 0 ? MLQ_OK : MLQ_NOTFOUND;
+}
+
+/* Free text and no other filter: the walk's estimate holds. */
+static bool
+text_alone(const struct mlq_query *q)
+{
+	return q->fts != NULL && *q->fts != '\0' && q->from == NULL &&
+	    q->addr == NULL && q->subject == NULL && q->list == NULL &&
+	    q->file == NULL && !q->has_since && !q->has_until &&
+	    q->status == MLQ_STATE_NONE && q->tag == 0 && !q->patches;
+}
+
+/*
+ * A limited search by text alone, for a frequent word: rather than read
+ * every match to sort them, walk msg_date newest first and keep the
+ * messages that match until the limit.  That costs about limit * total
+ * / matches index entries, each a binary search among the matches,
+ * against a row lookup per match.  Same rows, same order: dated ones
+ * newest first, then the undated by id.  *walked is false when the word
+ * is too rare for it, and the caller runs the general query.
+ */
+static enum mlq_status
+search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
+    void *arg, bool *walked, struct mlq_err *err)
+{
+	struct id_set matches = { 0 }, hits = { 0 };
+	sqlite3_stmt *s;
+	int64_t total;
+	size_t want;
+	enum mlq_status rc;
+
+	*walked = false;
+	if ((rc = prepare_ids(st, "SELECT rowid FROM fts WHERE fts MATCH ?",
+		 q->fts, &s, err)) != MLQ_OK ||
+	    (rc = collect_ids(st, s, NULL, SIZE_MAX, &matches, err)) != MLQ_OK)
+		goto out;
 	total = count_of(st, "SELECT max(id) FROM msg", NULL);
-	return matches > 0 && total > 0 &&
-	    (double)matches * (double)matches >=
-	    (double)q->limit * (double)total / 4;
+	if (matches.n == 0 || total <= 0 ||
+	    (double)matches.n * (double)matches.n <
+		(double)q->limit * (double)total / 4)
+		goto out;
+	*walked = true;
+	want = (size_t)q->limit < matches.n ? (size_t)q->limit : matches.n;
+	if ((rc = prepare_ids(st,
+		 "SELECT id FROM msg INDEXED BY msg_date "
+		 "WHERE date IS NOT NULL ORDER BY date DESC, id DESC",
+		 NULL, &s, err)) != MLQ_OK ||
+	    (rc = collect_ids(st, s, &matches, want, &hits, err)) != MLQ_OK ||
+	    (rc = prepare_ids(st,
+		 "SELECT id FROM msg INDEXED BY msg_date "
+		 "WHERE date IS NULL ORDER BY id DESC",
+		 NULL, &s, err)) != MLQ_OK ||
+	    (rc = collect_ids(st, s, &matches, want, &hits, err)) != MLQ_OK)
+		goto out;
+	rc = emit_ids(st, &hits, fn, arg, err);
+out:
+	free(matches.v);
+	free(hits.v);
+	return rc;
 }
 
 enum mlq_status
@@ -196,20 +353,20 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	struct binds b;
 	sqlite3_stmt *s;
 	enum mlq_status rc;
-	bool walk = walk_by_date(st, q);
+	bool walked = false;
 	int i;
 
+	if (q->limit > 0 && text_alone(q) &&
+	    ((rc = search_walk(st, q, fn, arg, &walked, err)) != MLQ_OK ||
+		walked))
+		return rc;
 	memset(&b, 0, sizeof(b));
 	mlq_buf_init(&sql);
 	/*
 	 * With a limit, the hits are chosen before each one's list is looked
 	 * up: a frequent word at 10x matches 7,640 messages for 20 shown.
 	 */
-	if (walk)
-		mlq_buf_addstr(&sql, "SELECT h.*, " MLQ__FIRST_LIST("h.id") " FROM ("
-				     "SELECT " HIT_MSG_COLS " FROM msg m "
-				     "INDEXED BY msg_date WHERE 1");
-	else if (q->limit > 0)
+	if (q->limit > 0)
 		mlq_buf_addstr(&sql, "SELECT h.*, " MLQ__FIRST_LIST("h.id") " FROM ("
 				     "SELECT " HIT_MSG_COLS " FROM msg m WHERE 1");
 	else
@@ -254,15 +411,11 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	if (q->patches)
 		mlq_buf_addstr(&sql, " AND m.kind > 0");
 	if (q->fts != NULL && *q->fts != '\0') {
-		/* '+' keeps SQLite from looking the matches up by rowid. */
-		mlq_buf_addstr(&sql, walk ? " AND +m.id IN (SELECT rowid FROM fts "
-					    "WHERE fts MATCH ?)"
-					  : " AND m.id IN (SELECT rowid FROM fts "
-					    "WHERE fts MATCH ?)");
+		mlq_buf_addstr(&sql,
+		    " AND m.id IN (SELECT rowid FROM fts WHERE fts MATCH ?)");
 		bind_s(&b, q->fts);
 	}
-	/* A backward walk of msg_date gives this order, NULL dates last. */
-	mlq_buf_addstr(&sql, walk ? " ORDER BY m.date DESC, m.id DESC" : HIT_ORDER);
+	mlq_buf_addstr(&sql, HIT_ORDER);
 	if (q->limit > 0) {
 		mlq_buf_addstr(&sql, " LIMIT ?) h ORDER BY h.date IS NULL, "
 				     "h.date DESC, h.id DESC");
@@ -283,8 +436,6 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 			sqlite3_bind_text(s, i + 1, b.v[i].s, -1, SQLITE_STATIC);
 	}
 	rc = run_hits(st, s, fn, arg, err);
-	if (rc == MLQ_EDB && strstr(err ? err->msg : "", "fts5") != NULL)
-		rc = MLQ_EINPUT;
 out:
 	mlq_buf_release(&sql);
 	for (i = 0; i < b.nowned; i++)
