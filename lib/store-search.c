@@ -316,7 +316,9 @@ search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
 	enum mlq_status rc;
 
 	*walked = false;
-	if ((rc = prepare_ids(st, "SELECT rowid FROM fts WHERE fts MATCH ?",
+	/* FTS5 gives rowid order without sorting; id_set_has needs it. */
+	if ((rc = prepare_ids(st,
+		 "SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid",
 		 q->fts, &s, err)) != MLQ_OK ||
 	    (rc = collect_ids(st, s, NULL, SIZE_MAX, &matches, err)) != MLQ_OK)
 		goto out;
