@@ -16,6 +16,19 @@
 	"(SELECT l.name FROM msg_list ml JOIN list l ON l.id = ml.list "   \
 	"WHERE ml.msg = " id " ORDER BY ml.list LIMIT 1)"
 
+/* A growing array of row ids (ids.c); oom is set when it could not grow. */
+struct ids {
+	int64_t *v;
+	size_t n, cap;
+	bool oom;
+};
+
+void mlq__ids_add(struct ids *a, int64_t id);
+/* Sorts and removes repeats. */
+void mlq__ids_uniq(struct ids *a);
+/* Whether a sorted array holds id (a binary search). */
+bool mlq__ids_find(const struct ids *a, int64_t id);
+
 /* Statements prepared once per handle, by the function that runs them. */
 enum store_stmt {
 	S_FIND_ID,

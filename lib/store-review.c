@@ -75,54 +75,6 @@ mlq__review_release(struct mlq_store *st)
 	st->ndirty = st->dirty_cap = 0;
 }
 
-/* A growing array of row ids. */
-struct ids {
-	int64_t *v;
-	size_t n, cap;
-	bool oom;
-};
-
-static void
-ids_add(struct ids *a, int64_t id)
-{
-	int64_t *p;
-	size_t cap;
-
-	if (a->n == a->cap) {
-		cap = a->cap ? a->cap * 2 : 16;
-		if ((p = reallocarray(a->v, cap, sizeof(*p))) == NULL) {
-			a->oom = true;
-			return;
-		}
-		a->v = p;
-		a->cap = cap;
-	}
-	a->v[a->n++] = id;
-}
-
-static int
-cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts and removes duplicates. */
-static void
-ids_uniq(struct ids *a)
-{
-	size_t i, k = 0;
-
-	if (a->n == 0)
-		return;
-	qsort(a->v, a->n, sizeof(*a->v), cmp_id);
-	for (i = 1; i < a->n; i++)
-		if (a->v[i] != a->v[k])
-			a->v[++k] = a->v[i];
-	a->n = k + 1;
-}
-
 /* Whether the bound statement s returns a row; s is reset. */
 static enum mlq_status
 has_row(struct mlq_store *st, sqlite3_stmt *s, bool *yes, struct mlq_err *err)
@@ -546,7 +498,7 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct title_memo *memo,
 	sqlite3_bind_int64(s, 1, src);
 	sqlite3_bind_int(s, 2, kind);
 	while (sqlite3_step(s) == SQLITE_ROW)
-		ids_add(&old, sqlite3_column_int64(s, 0));
+		mlq__ids_add(&old, sqlite3_column_int64(s, 0));
 	sqlite3_reset(s);
 
 	for (i = 0; i < nrows; i++) {
@@ -555,7 +507,7 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct title_memo *memo,
 		if (rc != MLQ_OK)
 			goto out;
 		if (dst != 0)
-			ids_add(&now, dst);
+			mlq__ids_add(&now, dst);
 	}
 	if (old.oom || now.oom) {
 		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -565,8 +517,8 @@ resolve(struct mlq_store *st, int64_t src, int kind, struct title_memo *memo,
 	 * Most re-resolutions (a title posted once more) change nothing:
 	 * then nothing is rewritten and no thread is re-derived.
 	 */
-	ids_uniq(&old);
-	ids_uniq(&now);
+	mlq__ids_uniq(&old);
+	mlq__ids_uniq(&now);
 	if (old.n == now.n &&
 	    (old.n == 0 || memcmp(old.v, now.v, old.n * sizeof(*old.v)) == 0))
 		goto out;
@@ -729,7 +681,7 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	sqlite3_bind_int64(s, 4, id);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		v = sqlite3_column_int(s, 1);
-		ids_add(v < version ? &over : &other,
+		mlq__ids_add(v < version ? &over : &other,
 		    sqlite3_column_int64(s, 0));
 	}
 	sqlite3_reset(s);
@@ -832,8 +784,8 @@ unlink_own_patches(struct mlq_store *st, int64_t thread, const char *from,
 		return MLQ_EDB;
 	bind_series(s, thread, from, version, total);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		ids_add(&pairs, sqlite3_column_int64(s, 0));
-		ids_add(&pairs, sqlite3_column_int64(s, 1));
+		mlq__ids_add(&pairs, sqlite3_column_int64(s, 0));
+		mlq__ids_add(&pairs, sqlite3_column_int64(s, 1));
 	}
 	rc = mlq__store_rows_done(st, s, step, err, "read series");
 	if (rc == MLQ_OK && pairs.oom)
@@ -919,8 +871,8 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 		d = d < 0 ? -d : d;
 		if (kind == 2) {
 			/* Patches are listed with their thread, to ask below. */
-			ids_add(&other, sqlite3_column_int64(s, 0));
-			ids_add(&other, sqlite3_column_int64(s, 2));
+			mlq__ids_add(&other, sqlite3_column_int64(s, 0));
+			mlq__ids_add(&other, sqlite3_column_int64(s, 2));
 		} else if (best == 0 || d < bd) {
 			best = sqlite3_column_int64(s, 0);
 			bd = d;
@@ -928,8 +880,8 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	}
 	sqlite3_reset(s);
 	if (kind == 1 && best != 0) {
-		ids_add(&other, best);
-		ids_add(&other, 0);
+		mlq__ids_add(&other, best);
+		mlq__ids_add(&other, 0);
 	}
 	for (i = 0; rc == MLQ_OK && i + 1 < other.n; i += 2) {
 		/* A patch whose own thread has its cover letter needs none. */
@@ -1461,10 +1413,10 @@ dirty_threads(struct mlq_store *st, struct ids *threads, struct mlq_err *err)
 			return MLQ_EDB;
 		sqlite3_bind_int64(s, 1, st->dirty[i]);
 		if (sqlite3_step(s) == SQLITE_ROW)
-			ids_add(threads, sqlite3_column_int64(s, 0));
+			mlq__ids_add(threads, sqlite3_column_int64(s, 0));
 		sqlite3_reset(s);
 	}
-	ids_uniq(threads);
+	mlq__ids_uniq(threads);
 	/* A revert's tags decide whether its original counts as reverted. */
 	n = threads->n;
 	for (i = 0; i < n; i++) {
@@ -1478,13 +1430,13 @@ dirty_threads(struct mlq_store *st, struct ids *threads, struct mlq_err *err)
 		}
 		sqlite3_bind_int64(s, 1, threads->v[i]);
 		while (sqlite3_step(s) == SQLITE_ROW)
-			ids_add(&subs, sqlite3_column_int64(s, 0));
+			mlq__ids_add(&subs, sqlite3_column_int64(s, 0));
 		sqlite3_reset(s);
 	}
 	for (i = 0; i < subs.n; i++)
-		ids_add(threads, subs.v[i]);
+		mlq__ids_add(threads, subs.v[i]);
 	free(subs.v);
-	ids_uniq(threads);
+	mlq__ids_uniq(threads);
 	if (threads->oom || subs.oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	return MLQ_OK;
@@ -1520,7 +1472,7 @@ series_threads(struct mlq_store *st, int64_t t, struct ids *out,
 	sqlite3_bind_int64(s, 1, t);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		if (!ids_contains(out, sqlite3_column_int64(s, 0)))
-			ids_add(out, sqlite3_column_int64(s, 0));
+			mlq__ids_add(out, sqlite3_column_int64(s, 0));
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return mlq__store_fail(st, err, "read series");
@@ -1537,7 +1489,7 @@ bundle_add(struct mlq_store *st, int64_t t, struct ids *order,
 
 	if (ids_contains(order, t))
 		return MLQ_OK;
-	ids_add(order, t);
+	mlq__ids_add(order, t);
 	for (; k < order->n && !order->oom; k++)
 		if ((rc = series_threads(st, order->v[k], order, err)) !=
 		    MLQ_OK)
@@ -1564,7 +1516,7 @@ bundles(struct mlq_store *st, const struct ids *threads, struct ids *order,
 			continue;
 		if ((rc = bundle_add(st, threads->v[i], order, err)) != MLQ_OK)
 			return rc;
-		ids_add(ends, (int64_t)order->n);
+		mlq__ids_add(ends, (int64_t)order->n);
 	}
 	if (ends->oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");

@@ -173,61 +173,22 @@ count_of(struct mlq_store *st, const char *sql, const char *text)
 	return n;
 }
 
-/* Message ids, ascending. */
-struct id_set {
-	int64_t *v;
-	size_t n, cap;
-};
-
-static bool
-id_set_add(struct id_set *set, int64_t id)
-{
-	int64_t *v;
-	size_t cap;
-
-	if (set->n == set->cap) {
-		cap = set->cap ? set->cap * 2 : 256;
-		if ((v = realloc(set->v, cap * sizeof(*v))) == NULL)
-			return false;
-		set->v = v;
-		set->cap = cap;
-	}
-	set->v[set->n++] = id;
-	return true;
-}
-
-static bool
-id_set_has(const struct id_set *set, int64_t id)
-{
-	size_t lo = 0, hi = set->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (set->v[mid] < id)
-			lo = mid + 1;
-		else if (set->v[mid] > id)
-			hi = mid;
-		else
-			return true;
-	}
-	return false;
-}
-
 /*
  * Steps s to the end, adding each row's first column to out (ids in
  * 'in', when in is not NULL) until out holds 'want'.  s is finalized.
  */
 static enum mlq_status
-collect_ids(struct mlq_store *st, sqlite3_stmt *s, const struct id_set *in,
-    size_t want, struct id_set *out, struct mlq_err *err)
+collect_ids(struct mlq_store *st, sqlite3_stmt *s, const struct ids *in,
+    size_t want, struct ids *out, struct mlq_err *err)
 {
 	int64_t id;
 	int rc = SQLITE_DONE;
 
 	while (out->n < want && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(s, 0);
-		if ((in == NULL || id_set_has(in, id)) &&
-		    !id_set_add(out, id)) {
+		if (in == NULL || mlq__ids_find(in, id))
+			mlq__ids_add(out, id);
+		if (out->oom) {
 			sqlite3_finalize(s);
 			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 		}
@@ -255,7 +216,7 @@ prepare_ids(struct mlq_store *st, const char *sql, const char *text,
 
 /* Looks each hit up and hands it to fn, in the order given. */
 static enum mlq_status
-emit_ids(struct mlq_store *st, const struct id_set *ids, mlq_hit_fn fn,
+emit_ids(struct mlq_store *st, const struct ids *ids, mlq_hit_fn fn,
     void *arg, struct mlq_err *err)
 {
 	struct mlq_hit h;
@@ -309,14 +270,14 @@ static enum mlq_status
 search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
     void *arg, bool *walked, struct mlq_err *err)
 {
-	struct id_set matches = { 0 }, hits = { 0 };
+	struct ids matches = { 0 }, hits = { 0 };
 	sqlite3_stmt *s;
 	int64_t total;
 	size_t want;
 	enum mlq_status rc;
 
 	*walked = false;
-	/* FTS5 gives rowid order without sorting; id_set_has needs it. */
+	/* FTS5 gives rowid order without sorting; mlq__ids_find needs it. */
 	if ((rc = prepare_ids(st,
 		 "SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid",
 		 q->fts, &s, err)) != MLQ_OK ||
