@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1081,7 +1082,7 @@ first_bytes(const char *l, size_t n, bool can[256])
 /*
  * Which words may start an unanchored pattern, by first byte: f->any
  * when every word may (an optional or negated first element, '*', a word
- * class that looks inside words).  Worked out once per pattern and mail.
+ * class that looks inside words).  Worked out once per rule (below).
  */
 struct first_filter {
 	bool any;
@@ -1096,6 +1097,20 @@ first_filter(const char *p, struct first_filter *f)
 	memset(f, 0, sizeof(*f));
 	f->any = *p == '^' || n == 0 || *p == '!' || p[n - 1] == '?' ||
 	    (n == 1 && *p == '*') || !first_bytes(p, n, f->can);
+}
+
+/* Each pattern rule's filter, worked out on the first mail classified. */
+static struct first_filter rule_filters[MLQ__ARRAY_SIZE(rule_table)];
+static pthread_once_t rule_filters_once = PTHREAD_ONCE_INIT;
+
+static void
+rule_filters_init(void)
+{
+	size_t k;
+
+	for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++)
+		if (rule_table[k].pat != NULL)
+			first_filter(rule_table[k].pat, &rule_filters[k]);
 }
 
 /*
@@ -1177,7 +1192,6 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 	size_t hit_line[MLQ_TAG_COUNT], hit_rule[MLQ_TAG_COUNT];
 	const struct cls_rule *r;
 	const struct cls_clause *c;
-	struct first_filter ff;
 	struct mlq_evidence *out = NULL;
 	const char *s;
 	size_t i, j, k, first, line, n;
@@ -1192,6 +1206,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 	if ((st = split_lines(body, len, &x)) != MLQ_OK)
 		goto fail;
 	classify_lines(x.lines, x.nlines);
+	pthread_once(&rule_filters_once, rule_filters_init);
 	tokenize(&x);
 	if (x.oom) {
 		st = MLQ_ENOMEM;
@@ -1212,8 +1227,6 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				}
 			continue;
 		}
-		if (r->pat != NULL)
-			first_filter(r->pat, &ff);
 		for (j = 0; j < x.ncls; j++) {
 			c = &x.cls[j];
 			if (x.toks[c->begin].line >= hit_line[i])
@@ -1224,8 +1237,8 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				line = c->qline;
 				first = c->end;
 			} else {
-				if (!clause_match(r->pat, &ff, x.toks, c,
-					&first))
+				if (!clause_match(r->pat, &rule_filters[k],
+					x.toks, c, &first))
 					continue;
 				line = x.toks[first].line;
 			}
