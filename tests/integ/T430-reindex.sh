@@ -86,7 +86,9 @@ is "$(diff "$TMP/before" "$TMP/after2" | head -5)" "" "the database in use is un
 # anything is inflated for it, and the database is left as it was.
 sqlite3 "$MLQ_DB" "UPDATE raw SET len = 4000000000 WHERE id = (SELECT min(id) FROM raw)"
 "$MLQ" reindex >/dev/null 2>"$TMP/err"
-ok "$([ $? -ne 0 ]; echo $?)" "reindex with a damaged length fails"
+rc=$?
+[ "$rc" -ne 0 ]
+ok $? "reindex with a damaged length fails (exit $rc)"
 is "$(grep -c 'no longer parse.*over the .* byte limit' "$TMP/err")" 1 \
     "naming the message: $(cat "$TMP/err")"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')" "$stored" "nothing lost"
