@@ -350,19 +350,22 @@ memo_load(struct mlq_store *st, struct title_memo *m, struct mlq_err *err)
 	return mlq__store_rows_done(st, s, rc, err, "find link target");
 }
 
-/* What best_of() would pick from the memo's titles, src left out. */
-static int64_t
-memo_pick(const struct title_memo *m, int64_t src, bool src_ok,
+/*
+ * What best_of() would pick from the memo's titles, src and also (when not
+ * 0) left out.
+ */
+static const struct cand *
+memo_pick(const struct title_memo *m, int64_t src, int64_t also, bool src_ok,
     int64_t src_date)
 {
 	const struct cand *b = NULL;
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
-		if (m->v[i].id != src &&
+		if (m->v[i].id != src && m->v[i].id != also &&
 		    (b == NULL || cand_better(&m->v[i], b, src_ok, src_date)))
 			b = &m->v[i];
-	return b != NULL ? b->id : 0;
+	return b;
 }
 
 /*
@@ -375,6 +378,7 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
     struct mlq_err *err)
 {
 	struct mlq_buf keep, hi;
+	const struct cand *b;
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 
@@ -408,8 +412,9 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 	if (memo != NULL && strcmp(memo->norm, norm) == 0) {
 		if (memo->a == NULL)
 			rc = memo_load(st, memo, err);
-		if (rc == MLQ_OK)
-			*out = memo_pick(memo, src, src_ok, src_date);
+		if (rc == MLQ_OK &&
+		    (b = memo_pick(memo, src, 0, src_ok, src_date)) != NULL)
+			*out = b->id;
 		goto out;
 	}
 	s = mlq__store_stmt(st, S_RV_BY_TITLE,
@@ -568,25 +573,40 @@ out:
 struct naming {
 	int64_t src;
 	int kind;
+	/*
+	 * Named by title alone: re-resolved only if the new message beats
+	 * the title's other postings for it.  A title resent many times is
+	 * named by many references, and most new postings change nothing.
+	 */
+	bool by_title;
+	bool date_ok; /* the reference's date */
+	int64_t date;
 };
 
+/*
+ * Rows (msg, kind, commit id, date) of references naming a new message by
+ * commit id (by_commit) or by title; commit is the new message's id.
+ */
 static enum mlq_status
 collect_naming(struct mlq_store *st, sqlite3_stmt *s, int64_t self,
-    const char *commit, struct naming **v, size_t *n, struct mlq_err *err)
+    const char *commit, bool by_commit, struct naming **v, size_t *n,
+    struct mlq_err *err)
 {
 	struct naming *p;
 	const char *c;
+	bool prefix;
 	int rc;
 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (sqlite3_column_int64(s, 0) == self)
 			continue;
-		/* By commit: the reference's id must be a prefix of ours. */
-		if (commit != NULL) {
-			c = col_str(s, 2);
-			if (strncmp(commit, c, strlen(c)) != 0)
-				continue;
-		}
+		/* The reference's commit id is a prefix of ours. */
+		c = sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL
+							     : col_str(s, 2);
+		prefix = commit != NULL && c != NULL &&
+		    strncmp(commit, c, strlen(c)) == 0;
+		if (by_commit && !prefix)
+			continue;
 		if ((p = reallocarray(*v, *n + 1, sizeof(**v))) == NULL) {
 			sqlite3_reset(s);
 			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -594,11 +614,40 @@ collect_naming(struct mlq_store *st, sqlite3_stmt *s, int64_t self,
 		*v = p;
 		p[*n].src = sqlite3_column_int64(s, 0);
 		p[*n].kind = sqlite3_column_int(s, 1);
+		p[*n].by_title = !prefix;
+		p[*n].date_ok = sqlite3_column_type(s, 3) != SQLITE_NULL;
+		p[*n].date = sqlite3_column_int64(s, 3);
 		(*n)++;
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return mlq__store_fail(st, err, "find references");
+	return MLQ_OK;
+}
+
+/*
+ * Whether new message id, which carries the memo's title, can become the
+ * target of a reference naming that title: it must beat every other
+ * posting of the title the reference could pick.
+ */
+static enum mlq_status
+naming_moves(struct mlq_store *st, struct title_memo *memo, int64_t id,
+    const struct naming *r, bool *yes, struct mlq_err *err)
+{
+	const struct cand *self = NULL, *b;
+	enum mlq_status rc;
+	size_t i;
+
+	*yes = true;
+	if (memo->a == NULL && (rc = memo_load(st, memo, err)) != MLQ_OK)
+		return rc;
+	for (i = 0; i < memo->n && self == NULL; i++)
+		if (memo->v[i].id == id)
+			self = &memo->v[i];
+	if (self == NULL) /* not a posting of the title after all */
+		return MLQ_OK;
+	b = memo_pick(memo, r->src, id, r->date_ok, r->date);
+	*yes = b == NULL || cand_better(self, b, r->date_ok, r->date);
 	return MLQ_OK;
 }
 
@@ -613,36 +662,52 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 	char ckey[CKEY_LEN + 1];
+	bool moves;
 
 	if (*norm != '\0') {
 		s = mlq__store_stmt(st, S_RV_NAMING_NORM,
-		    "SELECT msg, kind, '' FROM ref WHERE norm = ? AND norm <> ''",
+		    "SELECT r.msg, r.kind, r.commit_id, m.date FROM ref r "
+		    "JOIN msg m ON m.id = r.msg "
+		    "WHERE r.norm = ? AND r.norm <> ''",
 		    err);
 		if (s == NULL)
 			return MLQ_EDB;
 		mlq__store_bind_text(s, 1, norm);
-		rc = collect_naming(st, s, id, NULL, &v, &n, err);
+		rc = collect_naming(st, s, id, commit, false, &v, &n, err);
 	}
 	if (rc == MLQ_OK && commit != NULL && strlen(commit) >= CKEY_LEN) {
 		memcpy(ckey, commit, CKEY_LEN);
 		ckey[CKEY_LEN] = '\0';
 		s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
-		    "SELECT msg, kind, commit_id FROM ref WHERE ckey = ? "
-		    "AND ckey IS NOT NULL",
+		    "SELECT r.msg, r.kind, r.commit_id, m.date FROM ref r "
+		    "JOIN msg m ON m.id = r.msg "
+		    "WHERE r.ckey = ? AND r.ckey IS NOT NULL",
 		    err);
 		if (s == NULL)
 			rc = MLQ_EDB;
 		else {
 			sqlite3_bind_text(s, 1, ckey, -1, SQLITE_TRANSIENT);
-			rc = collect_naming(st, s, id, commit, &v, &n, err);
+			rc = collect_naming(st, s, id, commit, true, &v, &n,
+			    err);
 		}
 	}
+	/* One entry per (src, kind), by title only if every row was. */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (v[j].kind >= 0 && v[j].src == v[i].src &&
+			    v[j].kind == v[i].kind) {
+				v[j].by_title &= v[i].by_title;
+				v[i].kind = -1;
+				break;
+			}
 	memo.norm = norm;
 	for (i = 0; rc == MLQ_OK && i < n; i++) {
-		for (j = 0; j < i; j++)
-			if (v[j].src == v[i].src && v[j].kind == v[i].kind)
-				break;
-		if (j == i)
+		if (v[i].kind < 0)
+			continue;
+		moves = true;
+		if (v[i].by_title)
+			rc = naming_moves(st, &memo, id, &v[i], &moves, err);
+		if (rc == MLQ_OK && moves)
 			rc = resolve(st, v[i].src, v[i].kind, &memo, err);
 	}
 	mlq_arena_free(memo.a);
