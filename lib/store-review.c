@@ -253,6 +253,17 @@ struct cand {
  * of it (a RESEND or a stable backport comes later), then the smaller
  * Message-Id (so the choice does not depend on arrival order).
  */
+/* Whether a was posted first: dated before undated, then by Message-Id. */
+static bool
+cand_first(const struct cand *a, const struct cand *b)
+{
+	if (a->date_ok != b->date_ok)
+		return a->date_ok;
+	if (a->date != b->date)
+		return a->date < b->date;
+	return strcmp(a->msgid, b->msgid) < 0;
+}
+
 static bool
 cand_better(const struct cand *a, const struct cand *b, bool src_ok,
     int64_t src_date)
@@ -264,11 +275,7 @@ cand_better(const struct cand *a, const struct cand *b, bool src_ok,
 		return ea;
 	if (a->version != b->version)
 		return a->version > b->version;
-	if (a->date_ok != b->date_ok)
-		return a->date_ok;
-	if (a->date != b->date)
-		return a->date < b->date;
-	return strcmp(a->msgid, b->msgid) < 0;
+	return cand_first(a, b);
 }
 
 /* Picks the best of a candidate query's rows (id, version, date, msgid). */
@@ -318,12 +325,34 @@ struct title_memo {
 	size_t n;
 };
 
+/* Appends a candidate query's rows (CAND_COLS) to v, copied into a. */
+static enum mlq_status
+cands_load(struct mlq_store *st, sqlite3_stmt *s, struct mlq_arena *a,
+    struct cand **v, size_t *n, struct mlq_err *err)
+{
+	struct cand *c;
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((c = mlq_arena_grow(a, *v, *n, sizeof(**v))) == NULL)
+			break;
+		*v = c;
+		c = &(*v)[*n];
+		c->id = sqlite3_column_int64(s, 0);
+		c->version = sqlite3_column_int(s, 1);
+		c->date_ok = sqlite3_column_type(s, 2) != SQLITE_NULL;
+		c->date = sqlite3_column_int64(s, 2);
+		if ((c->msgid = mlq_arena_strdup(a, col_str(s, 3))) == NULL)
+			break;
+		(*n)++;
+	}
+	return mlq__store_rows_done(st, s, rc, err, "find postings");
+}
+
 static enum mlq_status
 memo_load(struct mlq_store *st, struct title_memo *m, struct mlq_err *err)
 {
-	struct cand *c;
 	sqlite3_stmt *s;
-	int rc;
 
 	if ((m->a = mlq_arena_new()) == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -333,21 +362,7 @@ memo_load(struct mlq_store *st, struct title_memo *m, struct mlq_err *err)
 		return MLQ_EDB;
 	mlq__store_bind_text(s, 1, m->norm);
 	sqlite3_bind_int64(s, 2, 0); /* row ids start at 1: keeps them all */
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		c = mlq_arena_grow(m->a, m->v, m->n, sizeof(*m->v));
-		if (c == NULL)
-			break;
-		m->v = c;
-		c = &m->v[m->n];
-		c->id = sqlite3_column_int64(s, 0);
-		c->version = sqlite3_column_int(s, 1);
-		c->date_ok = sqlite3_column_type(s, 2) != SQLITE_NULL;
-		c->date = sqlite3_column_int64(s, 2);
-		if ((c->msgid = mlq_arena_strdup(m->a, col_str(s, 3))) == NULL)
-			break;
-		m->n++;
-	}
-	return mlq__store_rows_done(st, s, rc, err, "find link target");
+	return cands_load(st, s, m->a, &m->v, &m->n, err);
 }
 
 /*
@@ -715,64 +730,109 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 	return rc;
 }
 
+/* Postings by version, the first posting of each version first. */
+static int
+cand_cmp_version(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	if (a->version != b->version)
+		return a->version < b->version ? -1 : 1;
+	return cand_first(a, b) ? -1 : cand_first(b, a) ? 1 : 0;
+}
+
+/* Adds or drops the version link between a and b (the later one links). */
+static enum mlq_status
+version_link(struct mlq_store *st, const struct cand *a, const struct cand *b,
+    bool add, struct mlq_err *err)
+{
+	const struct cand *src = a->version > b->version ? a : b;
+	const struct cand *dst = src == a ? b : a;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	s = add ? mlq__store_stmt(st, S_RV_LINK_ADD,
+		      "INSERT OR IGNORE INTO link(src, dst, kind) "
+		      "VALUES (?, ?, ?)",
+		      err)
+		: mlq__store_stmt(st, S_RV_VERSION_DEL,
+		      "DELETE FROM link WHERE src = ? AND dst = ? AND kind = ?",
+		      err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, src->id);
+	sqlite3_bind_int64(s, 2, dst->id);
+	sqlite3_bind_int(s, 3, MLQ_LINK_VERSION);
+	if ((rc = mlq__store_step_done(st, s, err, "link versions")) ==
+		MLQ_OK &&
+	    sqlite3_changes(st->db) > 0) {
+		mark(st, a->id);
+		mark(st, b->id);
+	}
+	return rc;
+}
+
 /*
- * Links the latest posting of every other version of the same author's
- * same title: one link per version, not per posting, so a title resent
- * many times costs what its versions do, not the square of its postings.
+ * The same author's postings of one title are linked across versions: two
+ * postings of different versions are linked when either is the first
+ * posting of its version.  So every posting meets every other version,
+ * a title resent many times costs what its postings do, not their square,
+ * and the links do not depend on the order mail arrives in: when a new
+ * posting becomes the first of its version, the one it displaces keeps
+ * only its links to the other versions' first postings.
  */
 static enum mlq_status
 link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     struct mlq_err *err)
 {
-	struct ids other = { 0 };
-	struct ids over = { 0 };
+	struct mlq_arena *a;
+	struct cand *v = NULL;
+	const struct cand *self = NULL, *was = NULL;
+	bool *first = NULL, self_first;
 	sqlite3_stmt *s;
-	enum mlq_status rc = MLQ_OK;
-	int version = m->subj.version > 0 ? m->subj.version : 1;
-	size_t i;
-	int v;
+	enum mlq_status rc;
+	size_t n = 0, i;
 
 	if (m->subj.norm == NULL || *m->subj.norm == '\0')
 		return MLQ_OK;
+	if ((a = mlq_arena_new()) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	s = mlq__store_stmt(st, S_RV_VERSIONS,
-	    "SELECT max(id), version FROM msg WHERE norm = ? AND from_email = ? "
-	    "AND kind > 0 AND version <> ? AND id <> ? GROUP BY version",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
+	    CAND_COLS "WHERE norm = ? AND from_email = ? AND kind > 0", err);
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
 	mlq__store_bind_text(s, 1, m->subj.norm);
 	mlq__store_bind_text(s, 2, m->from.email ? m->from.email : "");
-	sqlite3_bind_int(s, 3, version);
-	sqlite3_bind_int64(s, 4, id);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		v = sqlite3_column_int(s, 1);
-		mlq__ids_add(v < version ? &over : &other,
-		    sqlite3_column_int64(s, 0));
-	}
-	sqlite3_reset(s);
-	/* over: older versions (id links to them); other: newer ones. */
-	for (i = 0; rc == MLQ_OK && i < over.n + other.n; i++) {
-		bool older = i < over.n;
-		int64_t o = older ? over.v[i] : other.v[i - over.n];
-
-		s = mlq__store_stmt(st, S_RV_LINK_ADD,
-		    "INSERT OR IGNORE INTO link(src, dst, kind) VALUES (?, ?, ?)",
-		    err);
-		if (s == NULL) {
-			rc = MLQ_EDB;
-			break;
-		}
-		sqlite3_bind_int64(s, 1, older ? id : o);
-		sqlite3_bind_int64(s, 2, older ? o : id);
-		sqlite3_bind_int(s, 3, MLQ_LINK_VERSION);
-		rc = mlq__store_step_done(st, s, err, "link versions");
-		if (rc == MLQ_OK && sqlite3_changes(st->db) > 0)
-			mark(st, o);
-	}
-	if (rc == MLQ_OK && (over.oom || other.oom))
+	if ((rc = cands_load(st, s, a, &v, &n, err)) != MLQ_OK || n < 2)
+		goto out;
+	qsort(v, n, sizeof(*v), cand_cmp_version);
+	if ((first = mlq_arena_alloc(a, n * sizeof(*first))) == NULL) {
 		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	free(over.v);
-	free(other.v);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		first[i] = i == 0 || v[i].version != v[i - 1].version;
+		if (v[i].id == id)
+			self = &v[i];
+	}
+	if (self == NULL) /* not stored as a patch of this title */
+		goto out;
+	self_first = first[self - v];
+	/* The posting self displaces as the first of its version. */
+	if (self_first && self + 1 < v + n && self[1].version == self->version)
+		was = self + 1;
+	for (i = 0; rc == MLQ_OK && i < n; i++) {
+		if (v[i].version == self->version)
+			continue;
+		if (self_first || first[i])
+			rc = version_link(st, self, &v[i], true, err);
+		if (rc == MLQ_OK && was != NULL && !first[i])
+			rc = version_link(st, was, &v[i], false, err);
+	}
+out:
+	mlq_arena_free(a);
 	return rc;
 }
 

@@ -36,7 +36,7 @@ static struct want wants[] = {
 	    "msg_series (kind=? AND from_email=? AND version=? AND total=? AND "
 	    "date>? AND date<?)",
 	    false },
-	{ "GROUP BY version",
+	{ "WHERE norm = ? AND from_email = ? AND kind > 0",
 	    "USING INDEX msg_author_norm (norm=? AND "
 	    "from_email=?)",
 	    false },
