@@ -37,10 +37,11 @@ static struct want wants[] = {
 	    "date>? AND date<?)",
 	    false },
 	{ "WHERE norm = ? AND from_email = ? AND kind > 0",
-	    "USING INDEX msg_author_norm (norm=? AND "
+	    "USING COVERING INDEX msg_author_norm (norm=? AND "
 	    "from_email=?)",
 	    false },
-	{ "WHERE norm = ? AND kind > 0", "USING INDEX msg_author_norm (norm=?)",
+	{ "WHERE norm = ? AND kind > 0",
+	    "USING COVERING INDEX msg_author_norm (norm=?)",
 	    false },
 };
 
