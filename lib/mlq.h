@@ -530,7 +530,10 @@ enum mlq_link_kind {
  */
 enum mlq_status mlq_store_series_bundle(struct mlq_store *st, int64_t thread,
     int64_t **threads, size_t *n, struct mlq_err *err);
-/* Messages linked to id: those pointing at it (incoming) or it at them. */
+/*
+ * Messages linked to id: those pointing at it (incoming) or it at them.
+ * Versions come oldest first, one message each: its first posting.
+ */
 enum mlq_status mlq_store_links(struct mlq_store *st, int64_t id,
     enum mlq_link_kind kind, bool incoming, mlq_hit_fn fn, void *arg,
     struct mlq_err *err);

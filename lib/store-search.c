@@ -556,23 +556,69 @@ mlq_store_evidence(struct mlq_store *st, int64_t id, mlq_evidence_fn fn,
 	return MLQ_OK;
 }
 
+/* Passes on the first hit of each version (they come by version). */
+struct one_per_version {
+	mlq_hit_fn fn;
+	void *arg;
+	bool any;
+	int version;
+};
+
+static int
+one_per_version(const struct mlq_hit *h, void *arg)
+{
+	struct one_per_version *o = arg;
+
+	if (o->any && h->version == o->version)
+		return 0;
+	o->any = true;
+	o->version = h->version;
+	return o->fn(h, o->arg);
+}
+
 enum mlq_status
 mlq_store_links(struct mlq_store *st, int64_t id, enum mlq_link_kind kind,
     bool incoming, mlq_hit_fn fn, void *arg, struct mlq_err *err)
 {
+	struct one_per_version o = { fn, arg, false, 0 };
+	struct mlq_buf sql;
 	sqlite3_stmt *s;
-	const char *sql = incoming ?
-	    HIT_COLS "JOIN link k ON k.src = m.id WHERE k.dst = ? AND k.kind = ? "
-		     "ORDER BY m.date, m.id" :
-	    HIT_COLS "JOIN link k ON k.dst = m.id WHERE k.src = ? AND k.kind = ? "
-		     "ORDER BY m.date, m.id";
 	enum mlq_status rc;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+	mlq_buf_init(&sql);
+	mlq_buf_addstr(&sql, HIT_COLS);
+	if (incoming)
+		mlq_buf_addstr(&sql,
+		    "JOIN link k ON k.src = m.id "
+		    "WHERE k.dst = ? AND k.kind = ? ");
+	else
+		mlq_buf_addstr(&sql,
+		    "JOIN link k ON k.dst = m.id "
+		    "WHERE k.src = ? AND k.kind = ? ");
+	/*
+	 * A submission meets every posting of a version it is linked to
+	 * (store-review.c): the versions are listed once each, by the first
+	 * posting of each, as references pick it.
+	 */
+	if (kind == MLQ_LINK_VERSION)
+		mlq_buf_addstr(&sql,
+		    "ORDER BY m.version, m.date IS NULL, m.date, m.msgid");
+	else
+		mlq_buf_addstr(&sql, "ORDER BY m.date, m.id");
+	if (sql.oom) {
+		mlq_buf_release(&sql);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
+	rc = sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL);
+	mlq_buf_release(&sql);
+	if (rc != SQLITE_OK)
 		return mlq__store_fail(st, err, "read links");
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int(s, 2, (int)kind);
-	rc = run_hits(st, s, fn, arg, err);
+	if (kind == MLQ_LINK_VERSION)
+		rc = run_hits(st, s, one_per_version, &o, err);
+	else
+		rc = run_hits(st, s, fn, arg, err);
 	return rc == MLQ_NOTFOUND ? MLQ_OK : rc;
 }
 
