@@ -416,6 +416,25 @@ digest_revert(struct digest_build *b, const struct mlq__dmsg *m)
 		digest_rel_add(b, it, &orig);
 }
 
+/*
+ * A newer version of it->msg, once per version: every posting of a version
+ * links to the older ones, and a RESEND would repeat the first posting
+ * (the period is scanned by date, so that one comes first).
+ */
+static void
+digest_newer_add(struct digest_build *b, struct mlq_digest_item *it,
+    const struct mlq_digest_msg *m)
+{
+	size_t i;
+
+	if (it == NULL)
+		return;
+	for (i = 0; i < it->nrel; i++)
+		if (it->rel[i].version == m->version)
+			return;
+	digest_rel_add(b, it, m);
+}
+
 /* Older versions of a vN submission: the links, else same author and title. */
 static void
 digest_versions(struct digest_build *b, const struct mlq__dmsg *m)
@@ -442,7 +461,7 @@ digest_versions(struct digest_build *b, const struct mlq__dmsg *m)
 	digest_msg(b, m, &newer);
 	for (i = 0; i < n; i++)
 		if (digest_get(b, ids[i], &older, NULL))
-			digest_rel_add(b,
+			digest_newer_add(b,
 			    digest_item(b, MLQ_DIGEST_SUPERSEDED, &older),
 			    &newer);
 }

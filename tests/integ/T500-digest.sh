@@ -112,4 +112,20 @@ is "$("$MLQ" digest --since 2020-01-01 --until 2020-01-02 | tail -n 1)" \
 "$MLQ" digest --format mbox >/dev/null 2>&1
 is $? 2 "a bad format is a usage error"
 
+# Every posting of a version links to the older ones (a RESEND too), but
+# a superseded submission names each newer version once, by its first
+# posting: v1 of resent.mbox by v2 and v3, not by their RESENDs.
+MLQ_DB="$TMP/resent.db" # from here on
+run_ok "import resent.mbox" \
+    "$MLQ" import "$top_srcdir/tests/fixtures/review/resent.mbox"
+"$MLQ" digest --since 2021-03-01 --until 2021-04-30 --format json \
+    >"$TMP/resent.json"
+is "$("$PY" -c '
+import json, sys
+for i in json.load(open(sys.argv[1]))["superseded"]:
+    print(i["message_id"], [s["message_id"] for s in i["superseded_by"]])
+' "$TMP/resent.json")" "rs-v1@example.net ['rs-v2@example.net', 'rs-v3@example.net']
+rs-v2@example.net ['rs-v3@example.net']
+rs-resend@example.net ['rs-v3@example.net']" "newer versions once each, RESENDs aside"
+
 test_done
