@@ -609,10 +609,11 @@ mlq_store_links(struct mlq_store *st, int64_t id, enum mlq_link_kind kind,
 		mlq_buf_release(&sql);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	}
-	rc = sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL);
-	mlq_buf_release(&sql);
-	if (rc != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL) != SQLITE_OK) {
+		mlq_buf_release(&sql);
 		return mlq__store_fail(st, err, "read links");
+	}
+	mlq_buf_release(&sql);
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int(s, 2, (int)kind);
 	if (kind == MLQ_LINK_VERSION)
