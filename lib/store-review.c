@@ -247,13 +247,7 @@ struct cand {
 	const char *msgid;
 };
 
-/*
- * Better target for a reference made at (src_ok, src_date): one posted
- * before the reference, then the latest version, then the first posting
- * of it (a RESEND or a stable backport comes later), then the smaller
- * Message-Id (so the choice does not depend on arrival order).
- */
-/* Whether a was posted first: dated before undated, then by Message-Id. */
+/* Whether a was posted first: dated first, then earlier, then by Message-Id. */
 static bool
 cand_first(const struct cand *a, const struct cand *b)
 {
@@ -264,6 +258,12 @@ cand_first(const struct cand *a, const struct cand *b)
 	return strcmp(a->msgid, b->msgid) < 0;
 }
 
+/*
+ * Better target for a reference made at (src_ok, src_date): one posted
+ * before the reference, then the latest version, then the first posting
+ * of it (a RESEND or a stable backport comes later), then the smaller
+ * Message-Id (so the choice does not depend on arrival order).
+ */
 static bool
 cand_better(const struct cand *a, const struct cand *b, bool src_ok,
     int64_t src_date)
