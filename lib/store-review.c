@@ -641,29 +641,18 @@ collect_naming(struct mlq_store *st, sqlite3_stmt *s, int64_t self,
 }
 
 /*
- * Whether new message id, which carries the memo's title, can become the
- * target of a reference naming that title: it must beat every other
- * posting of the title the reference could pick.
+ * Whether self, a new posting of the memo's title, can become the target
+ * of reference r naming that title: it must beat every other posting of
+ * the title the reference could pick.
  */
-static enum mlq_status
-naming_moves(struct mlq_store *st, struct title_memo *memo, int64_t id,
-    const struct naming *r, bool *yes, struct mlq_err *err)
+static bool
+naming_moves(const struct title_memo *memo, const struct cand *self,
+    const struct naming *r)
 {
-	const struct cand *self = NULL, *b;
-	enum mlq_status rc;
-	size_t i;
+	const struct cand *b =
+	    memo_pick(memo, r->src, self->id, r->date_ok, r->date);
 
-	*yes = true;
-	if (memo->a == NULL && (rc = memo_load(st, memo, err)) != MLQ_OK)
-		return rc;
-	for (i = 0; i < memo->n && self == NULL; i++)
-		if (memo->v[i].id == id)
-			self = &memo->v[i];
-	if (self == NULL) /* not a posting of the title after all */
-		return MLQ_OK;
-	b = memo_pick(memo, r->src, id, r->date_ok, r->date);
-	*yes = b == NULL || cand_better(self, b, r->date_ok, r->date);
-	return MLQ_OK;
+	return b == NULL || cand_better(self, b, r->date_ok, r->date);
 }
 
 /* Reverts and fixes stored earlier that name the new submission. */
@@ -677,7 +666,7 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 	char ckey[CKEY_LEN + 1];
-	bool moves;
+	const struct cand *self = NULL; /* NULL: every reference re-resolved */
 
 	if (*norm != '\0') {
 		s = mlq__store_stmt(st, S_RV_NAMING_NORM,
@@ -715,15 +704,20 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 				v[i].kind = -1;
 				break;
 			}
+	/* The new posting among its title's, found once for every check. */
 	memo.norm = norm;
+	for (i = 0; rc == MLQ_OK && i < n && memo.a == NULL; i++)
+		if (v[i].kind >= 0 && v[i].by_title &&
+		    (rc = memo_load(st, &memo, err)) == MLQ_OK)
+			for (j = 0; j < memo.n && self == NULL; j++)
+				if (memo.v[j].id == id)
+					self = &memo.v[j];
 	for (i = 0; rc == MLQ_OK && i < n; i++) {
-		if (v[i].kind < 0)
+		if (v[i].kind < 0 ||
+		    (v[i].by_title && self != NULL &&
+			!naming_moves(&memo, self, &v[i])))
 			continue;
-		moves = true;
-		if (v[i].by_title)
-			rc = naming_moves(st, &memo, id, &v[i], &moves, err);
-		if (rc == MLQ_OK && moves)
-			rc = resolve(st, v[i].src, v[i].kind, &memo, err);
+		rc = resolve(st, v[i].src, v[i].kind, &memo, err);
 	}
 	mlq_arena_free(memo.a);
 	free(v);
