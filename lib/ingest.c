@@ -26,7 +26,7 @@ struct slot {
 	bool stored;    /* raw is a stored message, len bytes deflated */
 	size_t raw_len; /* the mail's length: what the ring's bound counts */
 	char *origin;
-	uint64_t pos;
+	uint64_t pos; /* for a stored message, its id */
 	int64_t added; /* SLOT_MSG: 0, or when a rebuilt message was stored */
 	char *list;
 	char *source; /* SLOT_MSG (counting), SLOT_SYNC, SLOT_SOURCE */
@@ -205,6 +205,8 @@ writer_message(struct mlq_ingest *ing, struct slot *s, struct mlq_err *err)
 		return MLQ_OK;
 	}
 	s->msg->added = s->added;
+	if (s->stored)
+		s->msg->stored_id = (int64_t)s->pos;
 	if ((rc = writer_begin(ing, err)) != MLQ_OK ||
 	    (rc = mlq_store_put(ing->st, s->msg, s->list, &is_new, err)) != MLQ_OK)
 		return rc;
@@ -439,12 +441,12 @@ mlq_ingest_add(struct mlq_ingest *ing, const char *raw, size_t len,
 }
 
 enum mlq_status
-mlq_ingest_add_stored(struct mlq_ingest *ing, const void *zraw, size_t zlen,
-    size_t len, const char *origin, uint64_t pos, const char *list,
-    int64_t added, struct mlq_err *err)
+mlq_ingest_add_stored(struct mlq_ingest *ing, int64_t id, const void *zraw,
+    size_t zlen, size_t len, const char *list, int64_t added,
+    struct mlq_err *err)
 {
-	return add_msg(ing, NULL, zraw, zlen, true, len, origin, pos, list,
-	    added, err);
+	return add_msg(ing, NULL, zraw, zlen, true, len, "stored message",
+	    (uint64_t)id, list, added, err);
 }
 
 enum mlq_status

@@ -283,12 +283,15 @@ struct mlq_msg {
 	unsigned tags;
 	struct mlq_evidence *evidence;
 	size_t nevidence;
-	/* The raw message, deflated (for the store), and its size. */
+	/* The raw message, deflated (for the store; NULL when parsed from
+	 * stored mail), and its size. */
 	const unsigned char *zraw;
 	size_t zraw_len;
 	size_t raw_len;
 	/* When it was first stored (UTC seconds), for a rebuild; 0: now. */
 	int64_t added;
+	/* For a rebuild: the id its mail is stored under; 0 for new mail. */
+	int64_t stored_id;
 };
 
 /*
@@ -300,8 +303,8 @@ enum mlq_status mlq_msg_parse(const char *raw, size_t len,
     struct mlq_msg **out, struct mlq_err *err);
 /*
  * The same for a message stored deflated (zraw, zlen; len bytes once
- * inflated): it is inflated to be parsed and keeps its stored bytes, so a
- * rebuild does not deflate it again.
+ * inflated), inflated to be parsed.  Its mail stays where it is stored:
+ * the result has no zraw, and the caller sets stored_id.
  */
 enum mlq_status mlq_msg_parse_stored(const void *zraw, size_t zlen,
     size_t len, struct mlq_msg **out, struct mlq_err *err);
@@ -599,12 +602,13 @@ enum mlq_status mlq_ingest_add_from(struct mlq_ingest *ing, const char *source,
     const char *raw, size_t len, const char *origin, uint64_t pos,
     const char *list, struct mlq_err *err);
 /*
- * For a rebuild: a message as stored (deflated: zraw, zlen; len bytes
- * inflated), recording 'added' as when it was stored.
+ * For a rebuild: message 'id' as stored (deflated: zraw, zlen; len bytes
+ * inflated), recording 'added' as when it was stored.  It is stored under
+ * the same id, its mail left where it is.
  */
-enum mlq_status mlq_ingest_add_stored(struct mlq_ingest *ing,
-    const void *zraw, size_t zlen, size_t len, const char *origin,
-    uint64_t pos, const char *list, int64_t added, struct mlq_err *err);
+enum mlq_status mlq_ingest_add_stored(struct mlq_ingest *ing, int64_t id,
+    const void *zraw, size_t zlen, size_t len, const char *list,
+    int64_t added, struct mlq_err *err);
 /*
  * Waits until everything queued is stored, records 'cursor' for 'source'
  * (both may be NULL) and commits.  A failure rolls the batch back.

@@ -911,10 +911,10 @@ too_big(size_t len, struct mlq_err *err)
 	    (unsigned)MLQ_MAX_MESSAGE_BYTES);
 }
 
-/* With zraw non-NULL, raw is already stored deflated as zraw: kept as is. */
+/* Deflates raw into m->zraw for the store unless it is stored already. */
 static enum mlq_status
-msg_parse(const char *raw, size_t len, const unsigned char *zraw,
-    size_t zlen, struct mlq_msg **out, struct mlq_err *err)
+msg_parse(const char *raw, size_t len, bool stored, struct mlq_msg **out,
+    struct mlq_err *err)
 {
 	struct parse_state ps;
 	struct mlq_buf conv;
@@ -952,17 +952,7 @@ msg_parse(const char *raw, size_t len, const unsigned char *zraw,
 		ps.len = conv.len;
 		st = parse_fields(&ps, raw, len);
 	}
-	if (st == MLQ_OK && zraw != NULL) {
-		unsigned char *z = mlq_arena_alloc(ps.a, zlen ? zlen : 1);
-
-		if (z == NULL)
-			st = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-		else {
-			memcpy(z, zraw, zlen);
-			m->zraw = z;
-			m->zraw_len = zlen;
-		}
-	} else if (st == MLQ_OK)
+	if (st == MLQ_OK && !stored)
 		st = mlq_zraw_pack(raw, len, ps.a, &m->zraw, &m->zraw_len, err);
 	m->raw_len = len;
 	mlq_buf_release(&ps.body);
@@ -979,7 +969,7 @@ enum mlq_status
 mlq_msg_parse(const char *raw, size_t len, struct mlq_msg **out,
     struct mlq_err *err)
 {
-	return msg_parse(raw, len, NULL, 0, out, err);
+	return msg_parse(raw, len, false, out, err);
 }
 
 enum mlq_status
@@ -996,8 +986,8 @@ mlq_msg_parse_stored(const void *zraw, size_t zlen, size_t len,
 	mlq_buf_init(&raw);
 	st = mlq_zraw_unpack(zraw, zlen, len, &raw, err);
 	if (st == MLQ_OK)
-		st = msg_parse(raw.data ? raw.data : "", raw.len, zraw, zlen,
-		    out, err);
+		st = msg_parse(raw.data ? raw.data : "", raw.len, true, out,
+		    err);
 	mlq_buf_release(&raw);
 	return st;
 }

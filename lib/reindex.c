@@ -37,8 +37,8 @@ feed(int64_t id, const void *zraw, size_t zlen, size_t len, int64_t added,
 	/* One add per list: the later ones only record the list. */
 	i = 0;
 	do {
-		r->rc = mlq_ingest_add_stored(r->ing, zraw, zlen, len,
-		    "reindex", (uint64_t)id, lists[i], added, r->err);
+		r->rc = mlq_ingest_add_stored(r->ing, id, zraw, zlen, len,
+		    lists[i], added, r->err);
 		if (r->rc != MLQ_OK)
 			return 1;
 	} while (lists[i] != NULL && lists[++i] != NULL);

@@ -6,12 +6,17 @@
 #include "schema-sql.h"
 #include "store-int.h"
 
+/* The migration that drops table raw once its mail is in PATH-mail. */
+#define MAIL_FILE_VERSION 13
+
 enum mlq_status
 mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 {
 	sqlite3_stmt *s;
 	int version = 0;
+	enum mlq_status rc;
 	size_t i;
+	bool moved = false;
 	char pragma[64];
 
 	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
@@ -32,6 +37,10 @@ mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 	for (i = (size_t)version; i < mlq__schema_count; i++) {
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu",
 		    i + 1);
+		/* Two files: SQL alone cannot move the mail (013). */
+		if (i + 1 == MAIL_FILE_VERSION &&
+		    (rc = mlq__mail_migrate(st, &moved, err)) != MLQ_OK)
+			return rc;
 		if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
 			SQLITE_OK ||
 		    sqlite3_exec(st->db, mlq__schema_migrations[i], NULL, NULL,
@@ -45,5 +54,9 @@ mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 		if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 			return mlq__store_fail(st, err, "commit migration");
 	}
+	/* Once: the index without the mail is a fraction of the file. */
+	if (moved && sqlite3_exec(st->db, "VACUUM", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return mlq__store_fail(st, err, "compact the database");
 	return MLQ_OK;
 }

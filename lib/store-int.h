@@ -33,7 +33,6 @@ bool mlq__ids_find(const struct ids *a, int64_t id);
 enum store_stmt {
 	S_FIND_ID,
 	S_INSERT_MSG,
-	S_INSERT_RAW,
 	S_SET_THREAD,
 	S_MSG_THREAD,
 	S_GHOST_THREAD,
@@ -55,7 +54,6 @@ enum store_stmt {
 	S_SOURCE_SAVE,
 	S_SOURCE_COUNT,
 	S_SOURCE_GET,
-	S_RAW_GET,
 	/* the review engine (store-review.c) */
 	S_RV_THREAD_OF,
 	S_RV_LOAD,
@@ -92,6 +90,10 @@ enum store_stmt {
 
 struct mlq_store {
 	sqlite3 *db;
+	/* The mail (store-mail.c): opened on first use, its own transaction. */
+	sqlite3 *mail;
+	sqlite3_stmt *mail_put, *mail_get;
+	bool mail_tx;
 	bool writable;
 	bool in_tx;
 	sqlite3_stmt *stmt[S_COUNT];
@@ -125,6 +127,25 @@ enum mlq_status mlq__review_put(struct mlq_store *st, int64_t id,
 enum mlq_status mlq__review_flush(struct mlq_store *st, struct mlq_err *err);
 void mlq__review_reset(struct mlq_store *st);
 void mlq__review_release(struct mlq_store *st);
+/*
+ * The stored mail (store-mail.c).  mlq__mail_put stores a message's
+ * deflated bytes under its row id, in a transaction of the mail file's
+ * own while the store's is open; mlq__mail_commit commits it, and must
+ * come before the index's commit.  mlq__mail_get hands fn the bytes as
+ * stored.  mlq__mail_migrate copies table raw of a schema-12 database
+ * out, setting *moved when it had any.
+ */
+typedef enum mlq_status (*mlq__mail_fn)(const void *z, size_t zlen,
+    size_t len, void *arg, struct mlq_err *err);
+enum mlq_status mlq__mail_put(struct mlq_store *st, int64_t id, const void *z,
+    size_t zlen, size_t len, struct mlq_err *err);
+enum mlq_status mlq__mail_commit(struct mlq_store *st, struct mlq_err *err);
+void mlq__mail_rollback(struct mlq_store *st);
+enum mlq_status mlq__mail_get(struct mlq_store *st, int64_t id,
+    mlq__mail_fn fn, void *arg, struct mlq_err *err);
+enum mlq_status mlq__mail_migrate(struct mlq_store *st, bool *moved,
+    struct mlq_err *err);
+void mlq__mail_close(struct mlq_store *st);
 /* Applies every migration past the database's user_version. */
 enum mlq_status mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err);
 

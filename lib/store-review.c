@@ -1750,21 +1750,39 @@ mlq_store_first_review(struct mlq_store *st, int64_t id, int64_t *when,
 
 /* ---- reindex support ---- */
 
+struct each_raw {
+	mlq__raw_fn fn;
+	void *arg;
+	int64_t id, added;
+	const char *const *lists;
+	bool stop;
+};
+
+static enum mlq_status
+each_raw_mail(const void *z, size_t zlen, size_t len, void *arg,
+    struct mlq_err *err)
+{
+	struct each_raw *e = arg;
+
+	(void)err;
+	/* The stored bytes: the parse workers inflate them. */
+	e->stop = e->fn(e->id, z, zlen, len, e->added, e->lists, e->arg) != 0;
+	return MLQ_OK;
+}
+
 enum mlq_status
 mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
     struct mlq_err *err)
 {
 	static const char *const none[] = { NULL };
+	struct each_raw e = { .fn = fn, .arg = arg };
 	char *lists[16];
-	bool stop;
 	sqlite3_stmt *s, *l;
 	enum mlq_status rc = MLQ_OK;
 	size_t n;
-	int step;
+	int step = SQLITE_DONE;
 
-	if (sqlite3_prepare_v2(st->db,
-		"SELECT r.id, r.data, r.len, m.added FROM raw r "
-		"JOIN msg m ON m.id = r.id ORDER BY r.id",
+	if (sqlite3_prepare_v2(st->db, "SELECT id, added FROM msg ORDER BY id",
 		-1, &s, NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "read messages");
 	if (sqlite3_prepare_v2(st->db,
@@ -1774,8 +1792,10 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 		sqlite3_finalize(s);
 		return mlq__store_fail(st, err, "read lists");
 	}
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		sqlite3_bind_int64(l, 1, sqlite3_column_int64(s, 0));
+	while (!e.stop && (step = sqlite3_step(s)) == SQLITE_ROW) {
+		e.id = sqlite3_column_int64(s, 0);
+		e.added = sqlite3_column_int64(s, 1);
+		sqlite3_bind_int64(l, 1, e.id);
 		/* Row text dies at the next step: the names are copied. */
 		n = 0;
 		while (n + 1 < MLQ__ARRAY_SIZE(lists) &&
@@ -1789,23 +1809,15 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 		}
 		lists[n] = NULL;
 		sqlite3_reset(l);
-		if (rc != MLQ_OK) {
-			while (n > 0)
-				free(lists[--n]);
-			break;
-		}
-		/* The stored bytes: the parse workers inflate them. */
-		stop = fn(sqlite3_column_int64(s, 0), sqlite3_column_blob(s, 1),
-			   (size_t)sqlite3_column_bytes(s, 1),
-			   (size_t)sqlite3_column_int64(s, 2),
-			   sqlite3_column_int64(s, 3),
-			   n ? (const char *const *)lists : none, arg) != 0;
+		e.lists = n ? (const char *const *)lists : none;
+		if (rc == MLQ_OK)
+			rc = mlq__mail_get(st, e.id, each_raw_mail, &e, err);
 		while (n > 0)
 			free(lists[--n]);
-		if (stop)
+		if (rc != MLQ_OK)
 			break;
 	}
-	if (rc == MLQ_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+	if (rc == MLQ_OK && !e.stop && step != SQLITE_DONE)
 		rc = mlq__store_fail(st, err, "read messages");
 	sqlite3_finalize(l);
 	sqlite3_finalize(s);

@@ -460,30 +460,6 @@ mlq_store_ghosts(struct mlq_store *st, int64_t thread, mlq_ghost_fn fn,
 }
 
 enum mlq_status
-mlq_store_raw(struct mlq_store *st, int64_t id, struct mlq_buf *out,
-    struct mlq_err *err)
-{
-	sqlite3_stmt *s;
-	enum mlq_status rc;
-
-	s = mlq__store_stmt(st, S_RAW_GET,
-	    "SELECT data, len FROM raw WHERE id = ?", err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return mlq_err_set(err, MLQ_NOTFOUND, "message %lld not stored",
-		    (long long)id);
-	}
-	rc = mlq_zraw_unpack(sqlite3_column_blob(s, 0),
-	    (size_t)sqlite3_column_bytes(s, 0),
-	    (size_t)sqlite3_column_int64(s, 1), out, err);
-	sqlite3_reset(s);
-	return rc;
-}
-
-enum mlq_status
 mlq_store_files(struct mlq_store *st, int64_t id, mlq_file_fn fn, void *arg,
     struct mlq_err *err)
 {
@@ -627,9 +603,11 @@ enum mlq_status
 mlq_store_counts(struct mlq_store *st, struct mlq_store_counts *out,
     struct mlq_err *err)
 {
+	static const char *const files[] = { "", "-wal", "-mail", "-mail-wal" };
 	const char *path = sqlite3_db_filename(st->db, "main");
 	struct stat sb;
-	char wal[4096];
+	char f[4096];
+	size_t i;
 
 	out->messages = count_of(st, "SELECT count(*) FROM msg", NULL);
 	out->submissions = count_of(st,
@@ -639,12 +617,13 @@ mlq_store_counts(struct mlq_store *st, struct mlq_store_counts *out,
 	out->ghosts = count_of(st, "SELECT count(*) FROM ghost", NULL);
 	out->lists = count_of(st, "SELECT count(*) FROM list", NULL);
 	out->sources = count_of(st, "SELECT count(*) FROM source", NULL);
+	/* The index and the mail, each with what its WAL holds. */
 	out->db_bytes = 0;
-	if (path != NULL && stat(path, &sb) == 0)
-		out->db_bytes = sb.st_size;
-	if (path != NULL && (size_t)snprintf(wal, sizeof(wal), "%s-wal", path) <
-		sizeof(wal) && stat(wal, &sb) == 0)
-		out->db_bytes += sb.st_size;
+	for (i = 0; path != NULL && i < MLQ__ARRAY_SIZE(files); i++)
+		if ((size_t)snprintf(f, sizeof(f), "%s%s", path, files[i]) <
+			sizeof(f) &&
+		    stat(f, &sb) == 0)
+			out->db_bytes += sb.st_size;
 	if (out->messages < 0)
 		return mlq__store_fail(st, err, "count messages");
 	return MLQ_OK;

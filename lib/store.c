@@ -189,6 +189,7 @@ mlq_store_close(struct mlq_store *st)
 	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
 		mlq_buf_release(&st->scratch[i]);
 	mlq__review_release(st);
+	mlq__mail_close(st);
 	sqlite3_close(st->db);
 	free(st);
 }
@@ -209,7 +210,8 @@ mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
 	enum mlq_status rc;
 
 	/* Statuses and tags of the threads the batch touched, once. */
-	if ((rc = mlq__review_flush(st, err)) != MLQ_OK) {
+	if ((rc = mlq__review_flush(st, err)) != MLQ_OK ||
+	    (rc = mlq__mail_commit(st, err)) != MLQ_OK) {
 		mlq_store_rollback(st);
 		return rc;
 	}
@@ -223,6 +225,7 @@ mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
 void
 mlq_store_rollback(struct mlq_store *st)
 {
+	mlq__mail_rollback(st);
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = false;
 	mlq__review_reset(st);
@@ -664,11 +667,15 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
 	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
 	    "total, prefix, revert_of, commit_id, patch_id, insertions, deletions, "
-	    "own_tags, tags, status, added) VALUES (?, ?, 0, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "own_tags, tags, status, added, id) VALUES (?, ?, 0, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
+	/* A rebuilt message keeps the id its mail is stored under; NULL
+	 * lets SQLite pick one for new mail. */
+	if (m->stored_id > 0)
+		sqlite3_bind_int64(s, 25, m->stored_id);
 	mlq__store_bind_text(s, 1, m->msgid);
 	sqlite3_bind_int(s, 2, m->msgid_synthetic);
 	mlq__store_bind_text(s, 3, m->nrefs ? m->refs[m->nrefs - 1] : NULL);
@@ -701,14 +708,9 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);
-	s = mlq__store_stmt(st, S_INSERT_RAW,
-	    "INSERT INTO raw(id, data, len) VALUES (?, ?, ?)", err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, *id);
-	sqlite3_bind_blob(s, 2, m->zraw, (int)m->zraw_len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, (int64_t)m->raw_len);
-	if ((rc = mlq__store_step_done(st, s, err, "store raw mail")) != MLQ_OK)
+	if (m->stored_id == 0 &&
+	    (rc = mlq__mail_put(st, *id, m->zraw, m->zraw_len, m->raw_len,
+		 err)) != MLQ_OK)
 		return rc;
 	return add_tags(st, *id, own, err);
 }

@@ -9,7 +9,7 @@ q() { sqlite3 "$MLQ_DB" "$1"; }
 for f in "$L"/*.mbox; do
 	name=$(basename "$f" .mbox)
 	n=$(sed -n 's/^ *"messages": \([0-9]*\).*/\1/p' "$L/$name.stats.json")
-	rm -f "$MLQ_DB" "$MLQ_DB-wal" "$MLQ_DB-shm"
+	rm -f "$MLQ_DB" "$MLQ_DB-wal" "$MLQ_DB-shm" "$MLQ_DB-mail" "$MLQ_DB-mail-wal" "$MLQ_DB-mail-shm"
 	is "$("$MLQ" import "$f")" "imported $n new, 0 duplicate, 0 rejected" "$name: every message stored once"
 	is "$("$MLQ" import "$f")" "imported 0 new, $n duplicate, 0 rejected" "$name: a second import adds nothing"
 	# Every In-Reply-To naming a message of the file is linked.

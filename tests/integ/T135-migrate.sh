@@ -20,8 +20,9 @@ cat "$top_srcdir"/schema/00[1-5]-*.sql | sqlite3 "$old" || ok 1 "old schema"
 cols=$(sqlite3 "$MLQ_DB" "SELECT group_concat(name, ', ') FROM pragma_table_info('msg')")
 sqlite3 "$old" "PRAGMA user_version = 5;
 ATTACH '$MLQ_DB' AS cur;
+ATTACH '$MLQ_DB-mail' AS curmail;
 INSERT INTO msg($cols, raw, raw_len)
-	SELECT m.*, r.data, r.len FROM cur.msg m JOIN cur.raw r ON r.id = m.id;
+	SELECT m.*, r.data, r.len FROM cur.msg m JOIN curmail.mail r ON r.id = m.id;
 INSERT INTO ghost SELECT * FROM cur.ghost;
 INSERT INTO list SELECT * FROM cur.list;
 INSERT INTO msg_list SELECT * FROM cur.msg_list;" || ok 1 "old rows"
@@ -88,6 +89,12 @@ is "$(sqlite3 "$old" 'PRAGMA user_version')" \
 is "$(sqlite3 "$old" "SELECT count(*) FROM pragma_table_info('msg') WHERE name IN ('raw', 'raw_len')")" 0 \
     "msg no longer holds the mail"
 is "$(sqlite3 "$old" 'PRAGMA integrity_check')" ok "and the file is consistent"
+# Schema 013: the mail is in its own file, the index file compacted.
+is "$(sqlite3 "$old" "SELECT count(*) FROM sqlite_master WHERE name = 'raw'")" 0 \
+    "table raw is gone"
+is "$(sqlite3 "$old-mail" 'SELECT count(*) FROM mail')" "$(echo "$ids" | wc -l)" \
+    "every message's mail is in old.db-mail"
+is "$(sqlite3 "$old" 'PRAGMA freelist_count')" 0 "no free pages left in the index file"
 # Schema 010: every search by address finds what the old rows held.
 for q in $queries; do
 	f=$TMP/want.$(echo "$q" | tr -c 'a-zA-Z0-9.\n' _)

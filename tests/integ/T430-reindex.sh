@@ -41,6 +41,7 @@ mails() { # every message's mail as mlq gives it back, by Message-Id
 	done
 }
 mails >"$TMP/mails-before"
+mailsum=$(sha1sum <"$MLQ_DB-mail")
 "$MLQ" search 'widget' --format json | jq -r 'map(.message_id) | sort | .[]' >"$TMP/fts-before"
 
 # Derived state thrown away: reindex must bring all of it back.
@@ -62,6 +63,7 @@ is "$(diff "$TMP/mails-before" "$TMP/mails-after" | head -5)" "" \
 "$MLQ" search 'widget' --format json | jq -r 'map(.message_id) | sort | .[]' >"$TMP/fts-after"
 is "$(diff "$TMP/fts-before" "$TMP/fts-after")" "" "reindex: the text index"
 is "$(ls "$TMP" | grep -c 'reindex')" 0 "reindex: no file left beside it"
+is "$(sha1sum <"$MLQ_DB-mail")" "$mailsum" "reindex: the mail file is left as it was"
 is "$("$MLQ" show --format json rt-o@example.org | jq -r .status)" reverted \
     "reindex: statuses readable"
 run_ok "reindex twice" "$MLQ" reindex
@@ -84,12 +86,21 @@ is "$(diff "$TMP/before" "$TMP/after2" | head -5)" "" "the database in use is un
 
 # A stored length damaged past any mail: that message is refused before
 # anything is inflated for it, and the database is left as it was.
-sqlite3 "$MLQ_DB" "UPDATE raw SET len = 4000000000 WHERE id = (SELECT min(id) FROM raw)"
+sqlite3 "$MLQ_DB-mail" "UPDATE mail SET len = 4000000000 WHERE id = (SELECT min(id) FROM mail)"
 "$MLQ" reindex >/dev/null 2>"$TMP/err"
 rc=$?
 [ "$rc" -ne 0 ]
 ok $? "reindex with a damaged length fails (exit $rc)"
 is "$(grep -c 'no longer parse.*over the .* byte limit' "$TMP/err")" 1 \
+    "naming the message: $(cat "$TMP/err")"
+is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')" "$stored" "nothing lost"
+
+# A message whose mail is gone from the mail file: reindex refuses to
+# drop it silently, and the database is left as it was.
+sqlite3 "$MLQ_DB-mail" "DELETE FROM mail WHERE id = (SELECT max(id) FROM mail)"
+"$MLQ" reindex >/dev/null 2>"$TMP/err"
+is $? 3 "reindex with a message's mail missing: exit 3"
+is "$(grep -c '^mlq: message [0-9]*: its mail is not stored' "$TMP/err")" 1 \
     "naming the message: $(cat "$TMP/err")"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')" "$stored" "nothing lost"
 
