@@ -122,8 +122,8 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 			MLQ_OK)) ||
 	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
 	    (rc = store_exec(st, cache_pragma, err)) != MLQ_OK ||
-	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
 	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK ||
+	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
 	    (!st->writable &&
 		(rc = store_exec(st, mmap_pragma, err)) != MLQ_OK)) {
 		mlq_store_close(st);

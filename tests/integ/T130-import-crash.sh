@@ -29,6 +29,14 @@ for delay in 0.15 0.4 0.7 1.0; do
 	[ "$got" -le "$n" ]; ok $? "at most $n messages after the kill ($got)"
 	[ $((got % 50)) -eq 0 ] || [ "$got" -eq "$n" ]
 	ok $? "only whole batches of 50 were committed ($got)"
+	# The mail file commits first: no message without its mail.
+	if [ -f "$MLQ_DB-mail" ]; then
+		missing=$(count "ATTACH '$MLQ_DB-mail' AS f;
+		    SELECT count(*) FROM msg WHERE id NOT IN (SELECT id FROM f.mail)")
+	else
+		missing=$(count 'SELECT count(*) FROM msg')
+	fi
+	is "$missing" 0 "every message's mail is stored"
 	is "$(count "CREATE VIRTUAL TABLE temp.av USING fts5vocab(main, addr, instance);
 	    SELECT count(*) FROM msg m WHERE m.from_email != '' AND NOT EXISTS
 	    (SELECT 1 FROM av WHERE av.doc = m.id AND av.term GLOB 'f*')")" 0 \
@@ -39,6 +47,9 @@ case $out in "imported "*" new, "*" duplicate, 0 rejected") ok 0 "the rerun comp
 *) ok 1 "the rerun completes: $out" ;; esac
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*), count(DISTINCT msgid) FROM msg')" "$n|$n" "exactly $n messages, no duplicates"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM fts')" "$n" "the text index holds each message once"
+is "$(sqlite3 "$MLQ_DB" "ATTACH '$MLQ_DB-mail' AS f;
+    SELECT count(*) FROM msg WHERE id NOT IN (SELECT id FROM f.mail)")" 0 \
+    "and every message's mail"
 
 # A database from a newer mlq is refused, never misread.
 sqlite3 "$MLQ_DB" 'PRAGMA user_version = 99'
