@@ -7,8 +7,8 @@
  * the indexes it spread every index over a file that at ten times
  * linux-nfs outgrew the 2 GB SQLite maps (Debian's SQLITE_MAX_MMAP_SIZE),
  * so a query read half its pages through pread and the writer's cache
- * held mail pages nobody reads again.  The mail is read only by `mlq show
- * --format mbox` and `mlq reindex`, so it is opened on first use.
+ * held mail pages nobody reads again.  The mail is read only for mbox
+ * output (search, thread) and by reindex, so it is opened on first use.
  *
  * Two files cannot commit as one, so the order is what keeps them
  * consistent: the mail of a batch commits first, synced, and only then
