@@ -174,17 +174,20 @@ count_of(struct mlq_store *st, const char *sql, const char *text)
 }
 
 /*
- * Steps s to the end, adding each row's first column to out until out
- * holds 'want'.  s is finalized.
+ * Steps s to the end, adding each row's first column to out (ids in
+ * 'in', when in is not NULL) until out holds 'want'.  s is finalized.
  */
 static enum mlq_status
-collect_ids(struct mlq_store *st, sqlite3_stmt *s, size_t want, struct ids *out,
-    struct mlq_err *err)
+collect_ids(struct mlq_store *st, sqlite3_stmt *s, const struct ids *in,
+    size_t want, struct ids *out, struct mlq_err *err)
 {
+	int64_t id;
 	int rc = SQLITE_DONE;
 
 	while (out->n < want && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		mlq__ids_add(out, sqlite3_column_int64(s, 0));
+		id = sqlite3_column_int64(s, 0);
+		if (in == NULL || mlq__ids_find(in, id))
+			mlq__ids_add(out, id);
 		if (out->oom) {
 			sqlite3_finalize(s);
 			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -293,7 +296,7 @@ search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
 	if ((rc = prepare_ids(st,
 		 "SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid",
 		 q->fts, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, SIZE_MAX, &matches, err)) != MLQ_OK)
+	    (rc = collect_ids(st, s, NULL, SIZE_MAX, &matches, err)) != MLQ_OK)
 		goto out;
 	total = count_of(st, "SELECT max(id) FROM msg", NULL);
 	if (matches.n == 0 || total <= 0 ||
@@ -312,12 +315,12 @@ search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
 		 "SELECT id FROM msg INDEXED BY msg_date WHERE date IS NOT NULL "
 		 "AND mlq_match(id) ORDER BY date DESC, id DESC",
 		 NULL, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, want, &hits, err)) != MLQ_OK ||
+	    (rc = collect_ids(st, s, NULL, want, &hits, err)) != MLQ_OK ||
 	    (rc = prepare_ids(st,
 		 "SELECT id FROM msg INDEXED BY msg_date WHERE date IS NULL "
 		 "AND mlq_match(id) ORDER BY id DESC",
 		 NULL, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, want, &hits, err)) != MLQ_OK)
+	    (rc = collect_ids(st, s, NULL, want, &hits, err)) != MLQ_OK)
 		goto out;
 	rc = emit_ids(st, &hits, fn, arg, err);
 out:
