@@ -257,29 +257,14 @@ text_alone(const struct mlq_query *q)
 	    q->status == MLQ_STATE_NONE && q->tag == 0 && !q->patches;
 }
 
-/* mlq_match(id): whether id is among the walk's matches (the function's
- * user data, sorted). */
-static void
-match_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const struct ids *matches = sqlite3_user_data(ctx);
-
-	(void)argc;
-	sqlite3_result_int(ctx,
-	    mlq__ids_find(matches, sqlite3_value_int64(argv[0])));
-}
-
 /*
  * A limited search by text alone, for a frequent word: rather than read
  * every match to sort them, walk msg_date newest first and keep the
  * messages that match until the limit.  That costs about limit * total
  * / matches index entries, each a binary search among the matches,
- * against a row lookup per match.  The test runs inside the walk's
- * statement (mlq_match), so only hits come back through sqlite3_step: at
- * 10x the walk visits 12,840 entries for 20 hits.  Same rows, same
- * order: dated ones newest first, then the undated by id.  *walked is
- * false when the word is too rare for it, and the caller runs the
- * general query.
+ * against a row lookup per match.  Same rows, same order: dated ones
+ * newest first, then the undated by id.  *walked is false when the word
+ * is too rare for it, and the caller runs the general query.
  */
 static enum mlq_status
 search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
@@ -305,28 +290,19 @@ search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
 		goto out;
 	*walked = true;
 	want = (size_t)q->limit < matches.n ? (size_t)q->limit : matches.n;
-	if (sqlite3_create_function(st->db, "mlq_match", 1,
-		SQLITE_UTF8 | SQLITE_DETERMINISTIC, &matches, match_fn, NULL,
-		NULL) != SQLITE_OK) {
-		rc = query_fail(st, err);
-		goto out;
-	}
 	if ((rc = prepare_ids(st,
-		 "SELECT id FROM msg INDEXED BY msg_date WHERE date IS NOT NULL "
-		 "AND mlq_match(id) ORDER BY date DESC, id DESC",
+		 "SELECT id FROM msg INDEXED BY msg_date "
+		 "WHERE date IS NOT NULL ORDER BY date DESC, id DESC",
 		 NULL, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, NULL, want, &hits, err)) != MLQ_OK ||
+	    (rc = collect_ids(st, s, &matches, want, &hits, err)) != MLQ_OK ||
 	    (rc = prepare_ids(st,
-		 "SELECT id FROM msg INDEXED BY msg_date WHERE date IS NULL "
-		 "AND mlq_match(id) ORDER BY id DESC",
+		 "SELECT id FROM msg INDEXED BY msg_date "
+		 "WHERE date IS NULL ORDER BY id DESC",
 		 NULL, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, NULL, want, &hits, err)) != MLQ_OK)
+	    (rc = collect_ids(st, s, &matches, want, &hits, err)) != MLQ_OK)
 		goto out;
 	rc = emit_ids(st, &hits, fn, arg, err);
 out:
-	/* The function must not outlive the matches it points at. */
-	sqlite3_create_function(st->db, "mlq_match", 1, SQLITE_UTF8, NULL, NULL,
-	    NULL, NULL);
 	free(matches.v);
 	free(hits.v);
 	return rc;
