@@ -139,6 +139,19 @@ mail_stmt(struct mlq_store *st, sqlite3_stmt **slot, const char *sql,
 	return *slot;
 }
 
+/* Opens the mail file's transaction, once per batch. */
+static enum mlq_status
+mail_begin(struct mlq_store *st, struct mlq_err *err)
+{
+	enum mlq_status rc;
+
+	if (st->mail_tx)
+		return MLQ_OK;
+	if ((rc = mail_exec(st, "BEGIN IMMEDIATE", err)) == MLQ_OK)
+		st->mail_tx = true;
+	return rc;
+}
+
 enum mlq_status
 mlq__mail_put(struct mlq_store *st, int64_t id, const void *z, size_t zlen,
     size_t len, struct mlq_err *err)
@@ -147,13 +160,9 @@ mlq__mail_put(struct mlq_store *st, int64_t id, const void *z, size_t zlen,
 	enum mlq_status rc;
 	int step;
 
-	if ((rc = mail_open(st, err)) != MLQ_OK)
+	if ((rc = mail_open(st, err)) != MLQ_OK ||
+	    (st->in_tx && (rc = mail_begin(st, err)) != MLQ_OK))
 		return rc;
-	if (st->in_tx && !st->mail_tx) {
-		if ((rc = mail_exec(st, "BEGIN IMMEDIATE", err)) != MLQ_OK)
-			return rc;
-		st->mail_tx = true;
-	}
 	/* OR REPLACE: a row under this id is left from a batch whose index
 	 * never committed (see the top). */
 	s = mail_stmt(st, &st->mail_put,
@@ -239,50 +248,47 @@ enum mlq_status
 mlq__mail_migrate(struct mlq_store *st, bool *moved, struct mlq_err *err)
 {
 	sqlite3_stmt *s;
-	enum mlq_status rc;
+	enum mlq_status rc = MLQ_OK;
 	int step = SQLITE_DONE;
 
 	/*
 	 * Idempotent: a crash before the index dropped table raw runs this
-	 * again over the same rows.  A new database has none: no file then.
+	 * again over the same rows, and a database whose index was rewound
+	 * past 013 has no table raw left.  A new database has no mail in it:
+	 * no file then.
 	 */
 	if (sqlite3_prepare_v2(st->db,
-		"SELECT 1 FROM sqlite_schema WHERE name = 'raw' AND "
-		"EXISTS (SELECT 1 FROM raw)",
-		-1, &s, NULL) != SQLITE_OK) {
-		/* No table raw: its mail has moved already. */
-		if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM raw", -1, &s,
-			NULL) != SQLITE_OK)
-			return MLQ_OK;
-		sqlite3_finalize(s);
-		return mlq__store_fail(st, err, "read raw mail");
-	}
+		"SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
+		"name = 'raw'",
+		-1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read the schema");
 	step = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (step == SQLITE_DONE)
 		return MLQ_OK;
-	if (step != SQLITE_ROW)
+	if (step != SQLITE_ROW ||
+	    sqlite3_prepare_v2(st->db, "SELECT id, data, len FROM raw", -1, &s,
+		NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "read raw mail");
-	*moved = true;
-	if ((rc = mail_open(st, err)) != MLQ_OK ||
-	    (rc = mail_exec(st, "BEGIN IMMEDIATE", err)) != MLQ_OK)
-		return rc;
-	if (sqlite3_prepare_v2(st->db, "SELECT id, data, len FROM raw", -1, &s,
-		NULL) != SQLITE_OK) {
-		sqlite3_exec(st->mail, "ROLLBACK", NULL, NULL, NULL);
-		return mlq__store_fail(st, err, "read raw mail");
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		/* The file is made and the transaction begun on the first. */
+		if (!*moved &&
+		    ((rc = mail_open(st, err)) != MLQ_OK ||
+			(rc = mail_begin(st, err)) != MLQ_OK))
+			break;
+		*moved = true;
+		if ((rc = mlq__mail_put(st, sqlite3_column_int64(s, 0),
+			 sqlite3_column_blob(s, 1),
+			 (size_t)sqlite3_column_bytes(s, 1),
+			 (size_t)sqlite3_column_int64(s, 2), err)) != MLQ_OK)
+			break;
 	}
-	st->mail_tx = true;
-	while (rc == MLQ_OK && (step = sqlite3_step(s)) == SQLITE_ROW)
-		rc = mlq__mail_put(st, sqlite3_column_int64(s, 0),
-		    sqlite3_column_blob(s, 1),
-		    (size_t)sqlite3_column_bytes(s, 1),
-		    (size_t)sqlite3_column_int64(s, 2), err);
-	if (rc == MLQ_OK && step != SQLITE_DONE)
+	if (step == SQLITE_DONE)
+		rc = mlq__mail_commit(st, err);
+	else if (step != SQLITE_ROW)
 		rc = mlq__store_fail(st, err, "read raw mail");
 	sqlite3_finalize(s);
-	if (rc == MLQ_OK)
-		return mlq__mail_commit(st, err);
-	mlq__mail_rollback(st);
+	if (rc != MLQ_OK)
+		mlq__mail_rollback(st);
 	return rc;
 }
