@@ -1,9 +1,11 @@
 /*
- * mlq reindex: a database rebuilt from its own raw mail by the import
- * pipeline, into a new file that replaces the old one only when complete.
- * A rebuild beside the old file (rather than table by table in place)
- * reuses the parallel pipeline and the writer's code unchanged, costs no
- * more than an import, and leaves the old database whole on any failure.
+ * mlq reindex: an index rebuilt from the database's own raw mail by the
+ * import pipeline, into a new file that replaces the old one only when
+ * complete.  A rebuild beside the old file (rather than table by table in
+ * place) reuses the parallel pipeline and the writer's code unchanged,
+ * costs no more than an import, and leaves the old database whole on any
+ * failure.  The mail file (PATH-mail) is only read: every message keeps
+ * the id its mail is stored under.
  */
 #include "config.h"
 
