@@ -44,20 +44,3 @@ mlq__ids_uniq(struct ids *a)
 			a->v[++k] = a->v[i];
 	a->n = k + 1;
 }
-
-bool
-mlq__ids_find(const struct ids *a, int64_t id)
-{
-	size_t lo = 0, hi = a->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (a->v[mid] < id)
-			lo = mid + 1;
-		else if (a->v[mid] > id)
-			hi = mid;
-		else
-			return true;
-	}
-	return false;
-}

@@ -26,8 +26,6 @@ struct ids {
 void mlq__ids_add(struct ids *a, int64_t id);
 /* Sorts and removes repeats. */
 void mlq__ids_uniq(struct ids *a);
-/* Whether a sorted array holds id (a binary search). */
-bool mlq__ids_find(const struct ids *a, int64_t id);
 
 /* Statements prepared once per handle, by the function that runs them. */
 enum store_stmt {
@@ -103,6 +101,10 @@ struct mlq_store {
 	int64_t *dirty;
 	size_t ndirty, dirty_cap;
 	bool dirty_oom;
+	/* Text for the free-text index, held until mlq__text_flush. */
+	struct text_row *text;
+	size_t ntext, text_cap;
+	struct mlq_buf text_bytes;
 };
 
 /* The statement for slot, prepared from sql on first use; NULL on error. */
@@ -146,6 +148,26 @@ enum mlq_status mlq__mail_get(struct mlq_store *st, int64_t id,
 enum mlq_status mlq__mail_migrate(struct mlq_store *st, bool *moved,
     struct mlq_err *err);
 void mlq__mail_close(struct mlq_store *st);
+/*
+ * The free-text index (store-text.c).  Its rowid is a message's day
+ * (mlq__text_day: 0 for no date, then 1 up, growing with the date) times
+ * 2^32 plus the message's id, so the rowids of the newest messages are
+ * the largest.  mlq__text_add queues a message's text, mlq__text_flush
+ * writes the queue in rowid order (the store calls it before each
+ * commit), mlq__text_reset drops it (rollback), mlq__text_release frees
+ * it.
+ */
+#define MLQ__TEXT_ID_MAX INT64_C(0xffffffff)
+/* The message id in a text rowid, as SQL and as C. */
+#define MLQ__TEXT_ID_SQL(rowid) "(" rowid " & 4294967295)"
+#define MLQ__TEXT_ID(rowid) ((rowid) & MLQ__TEXT_ID_MAX)
+#define MLQ__TEXT_DAY(rowid) ((rowid) >> 32)
+int64_t mlq__text_day(bool date_ok, int64_t date);
+enum mlq_status mlq__text_add(struct mlq_store *st, int64_t id,
+    const struct mlq_msg *m, struct mlq_err *err);
+enum mlq_status mlq__text_flush(struct mlq_store *st, struct mlq_err *err);
+void mlq__text_reset(struct mlq_store *st);
+void mlq__text_release(struct mlq_store *st);
 /* Applies every migration past the database's user_version. */
 enum mlq_status mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err);
 

@@ -173,81 +173,7 @@ count_of(struct mlq_store *st, const char *sql, const char *text)
 	return n;
 }
 
-/*
- * Steps s to the end, adding each row's first column to out (ids in
- * 'in', when in is not NULL) until out holds 'want'.  s is finalized.
- */
-static enum mlq_status
-collect_ids(struct mlq_store *st, sqlite3_stmt *s, const struct ids *in,
-    size_t want, struct ids *out, struct mlq_err *err)
-{
-	int64_t id;
-	int rc = SQLITE_DONE;
-
-	while (out->n < want && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(s, 0);
-		if (in == NULL || mlq__ids_find(in, id))
-			mlq__ids_add(out, id);
-		if (out->oom) {
-			sqlite3_finalize(s);
-			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-		}
-	}
-	if (out->n < want && rc != SQLITE_DONE) {
-		enum mlq_status e = query_fail(st, err);
-
-		sqlite3_finalize(s);
-		return e;
-	}
-	sqlite3_finalize(s);
-	return MLQ_OK;
-}
-
-static enum mlq_status
-prepare_ids(struct mlq_store *st, const char *sql, const char *text,
-    sqlite3_stmt **s, struct mlq_err *err)
-{
-	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
-		return query_fail(st, err);
-	if (text != NULL)
-		sqlite3_bind_text(*s, 1, text, -1, SQLITE_STATIC);
-	return MLQ_OK;
-}
-
-/* Looks each hit up and hands it to fn, in the order given. */
-static enum mlq_status
-emit_ids(struct mlq_store *st, const struct ids *ids, mlq_hit_fn fn,
-    void *arg, struct mlq_err *err)
-{
-	struct mlq_hit h;
-	sqlite3_stmt *s;
-	size_t i;
-	int rc = SQLITE_DONE;
-
-	if (sqlite3_prepare_v2(st->db, HIT_COLS "WHERE m.id = ?", -1, &s,
-		NULL) != SQLITE_OK)
-		return query_fail(st, err);
-	for (i = 0; i < ids->n; i++) {
-		sqlite3_bind_int64(s, 1, ids->v[i]);
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			hit_from_row(s, &h);
-			if (fn(&h, arg) != 0)
-				break;
-		} else if (rc != SQLITE_DONE)
-			break;
-		sqlite3_reset(s);
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		enum mlq_status e = query_fail(st, err);
-
-		sqlite3_finalize(s);
-		return e;
-	}
-	sqlite3_finalize(s);
-	return ids->n > 0 ? MLQ_OK : MLQ_NOTFOUND;
-}
-
-/* Free text and no other filter: the walk's estimate holds. */
+/* Free text and no other filter: the text index alone answers. */
 static bool
 text_alone(const struct mlq_query *q)
 {
@@ -258,54 +184,44 @@ text_alone(const struct mlq_query *q)
 }
 
 /*
- * A limited search by text alone, for a frequent word: rather than read
- * every match to sort them, walk msg_date newest first and keep the
- * messages that match until the limit.  That costs about limit * total
- * / matches index entries, each a binary search among the matches,
- * against a row lookup per match.  Same rows, same order: dated ones
- * newest first, then the undated by id.  *walked is false when the word
- * is too rare for it, and the caller runs the general query.
+ * How far back a limited search by text alone must read.  FTS5 hands the
+ * matches out newest day first (store-text.c): the limit-th of them says
+ * which day the last hit is from, and every match from that day on is
+ * enough to choose the hits -- within a day the rowids run by id, not
+ * time, so the whole day counts.  Undated messages (day 0) come last and
+ * by id, as their rowids run: there the limit-th match itself is the
+ * bound.  *from is INT64_MIN when the word has no more matches than the
+ * limit.
  */
 static enum mlq_status
-search_walk(struct mlq_store *st, const struct mlq_query *q, mlq_hit_fn fn,
-    void *arg, bool *walked, struct mlq_err *err)
+newest_bound(struct mlq_store *st, const struct mlq_query *q, int64_t *from,
+    struct mlq_err *err)
 {
-	struct ids matches = { 0 }, hits = { 0 };
 	sqlite3_stmt *s;
-	int64_t total;
-	size_t want;
 	enum mlq_status rc;
+	int64_t n = 0, key = 0;
+	int step = SQLITE_DONE;
 
-	*walked = false;
-	/* FTS5 gives rowid order without sorting; mlq__ids_find needs it. */
-	if ((rc = prepare_ids(st,
-		 "SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid",
-		 q->fts, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, NULL, SIZE_MAX, &matches, err)) != MLQ_OK)
-		goto out;
-	total = count_of(st, "SELECT max(id) FROM msg", NULL);
-	if (matches.n == 0 || total <= 0 ||
-	    (double)matches.n * (double)matches.n <
-		(double)q->limit * (double)total / 4)
-		goto out;
-	*walked = true;
-	want = (size_t)q->limit < matches.n ? (size_t)q->limit : matches.n;
-	if ((rc = prepare_ids(st,
-		 "SELECT id FROM msg INDEXED BY msg_date "
-		 "WHERE date IS NOT NULL ORDER BY date DESC, id DESC",
-		 NULL, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, &matches, want, &hits, err)) != MLQ_OK ||
-	    (rc = prepare_ids(st,
-		 "SELECT id FROM msg INDEXED BY msg_date "
-		 "WHERE date IS NULL ORDER BY id DESC",
-		 NULL, &s, err)) != MLQ_OK ||
-	    (rc = collect_ids(st, s, &matches, want, &hits, err)) != MLQ_OK)
-		goto out;
-	rc = emit_ids(st, &hits, fn, arg, err);
-out:
-	free(matches.v);
-	free(hits.v);
-	return rc;
+	*from = INT64_MIN;
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC", -1,
+		&s, NULL) != SQLITE_OK)
+		return query_fail(st, err);
+	sqlite3_bind_text(s, 1, q->fts, -1, SQLITE_STATIC);
+	while (n < q->limit && (step = sqlite3_step(s)) == SQLITE_ROW) {
+		key = sqlite3_column_int64(s, 0);
+		n++;
+	}
+	if (n < q->limit && step != SQLITE_DONE) {
+		rc = query_fail(st, err);
+		sqlite3_finalize(s);
+		return rc;
+	}
+	sqlite3_finalize(s);
+	if (n == q->limit)
+		*from = MLQ__TEXT_DAY(key) == 0 ? key :
+		    MLQ__TEXT_DAY(key) * (MLQ__TEXT_ID_MAX + 1);
+	return MLQ_OK;
 }
 
 enum mlq_status
@@ -316,12 +232,11 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	struct binds b;
 	sqlite3_stmt *s;
 	enum mlq_status rc;
-	bool walked = false;
+	int64_t from = INT64_MIN;
 	int i;
 
 	if (q->limit > 0 && text_alone(q) &&
-	    ((rc = search_walk(st, q, fn, arg, &walked, err)) != MLQ_OK ||
-		walked))
+	    (rc = newest_bound(st, q, &from, err)) != MLQ_OK)
 		return rc;
 	memset(&b, 0, sizeof(b));
 	mlq_buf_init(&sql);
@@ -375,8 +290,10 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 		mlq_buf_addstr(&sql, " AND m.kind > 0");
 	if (q->fts != NULL && *q->fts != '\0') {
 		mlq_buf_addstr(&sql,
-		    " AND m.id IN (SELECT rowid FROM fts WHERE fts MATCH ?)");
+		    " AND m.id IN (SELECT " MLQ__TEXT_ID_SQL("rowid")
+		    " FROM fts WHERE fts MATCH ? AND rowid >= ?)");
 		bind_s(&b, q->fts);
+		bind_i(&b, from);
 	}
 	mlq_buf_addstr(&sql, HIT_ORDER);
 	if (q->limit > 0) {

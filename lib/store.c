@@ -36,9 +36,6 @@
 #endif
 
 /* Text indexed per message: enough for any prose, bounded for huge patches. */
-#ifndef MLQ_FTS_BODY_BYTES
-#define MLQ_FTS_BODY_BYTES (64u * 1024)
-#endif
 
 enum mlq_status
 mlq__store_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
@@ -95,6 +92,7 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
 		mlq_buf_init(&st->scratch[i]);
+	mlq_buf_init(&st->text_bytes);
 	st->writable = mode == MLQ_STORE_WRITE;
 	flags = st->writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
 			       SQLITE_OPEN_READONLY;
@@ -189,6 +187,7 @@ mlq_store_close(struct mlq_store *st)
 	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
 		mlq_buf_release(&st->scratch[i]);
 	mlq__review_release(st);
+	mlq__text_release(st);
 	mlq__mail_close(st);
 	sqlite3_close(st->db);
 	free(st);
@@ -211,6 +210,7 @@ mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
 
 	/* Statuses and tags of the threads the batch touched, once. */
 	if ((rc = mlq__review_flush(st, err)) != MLQ_OK ||
+	    (rc = mlq__text_flush(st, err)) != MLQ_OK ||
 	    (rc = mlq__mail_commit(st, err)) != MLQ_OK) {
 		mlq_store_rollback(st);
 		return rc;
@@ -229,6 +229,7 @@ mlq_store_rollback(struct mlq_store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = false;
 	mlq__review_reset(st);
+	mlq__text_reset(st);
 }
 
 /* The first column of the first row as an integer; MLQ_NOTFOUND if none. */
@@ -613,29 +614,6 @@ add_tags(struct mlq_store *st, int64_t id, unsigned tags, struct mlq_err *err)
 	return MLQ_OK;
 }
 
-static enum mlq_status
-add_fts(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
-    struct mlq_err *err)
-{
-	sqlite3_stmt *s;
-	size_t n = m->body_len;
-
-	/* Cut at a character boundary. */
-	if (n > MLQ_FTS_BODY_BYTES) {
-		n = MLQ_FTS_BODY_BYTES;
-		while (n > 0 && ((unsigned char)m->body[n] & 0xc0) == 0x80)
-			n--;
-	}
-	s = mlq__store_stmt(st, S_FTS_ADD,
-	    "INSERT INTO fts(rowid, subject, body) VALUES (?, ?, ?)", err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, id);
-	mlq__store_bind_text(s, 2, m->subject);
-	sqlite3_bind_text(s, 3, m->body, (int)n, SQLITE_STATIC);
-	return mlq__store_step_done(st, s, err, "index text");
-}
-
 /* Which kind of submission a message is; 0 for replies and other mail. */
 static int
 msg_kind(const struct mlq_msg *m)
@@ -737,9 +715,10 @@ mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
 	    (rc = add_files(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_trailers(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_evidence(st, id, m, err)) != MLQ_OK ||
-	    (rc = add_fts(st, id, m, err)) != MLQ_OK ||
+	    (rc = mlq__text_add(st, id, m, err)) != MLQ_OK ||
 	    (rc = mlq__review_put(st, id, m, msg_kind(m), err)) != MLQ_OK ||
-	    (!st->in_tx && (rc = mlq__review_flush(st, err)) != MLQ_OK))
+	    (!st->in_tx && ((rc = mlq__review_flush(st, err)) != MLQ_OK ||
+		(rc = mlq__text_flush(st, err)) != MLQ_OK)))
 		return rc;
 	*is_new = true;
 	return MLQ_OK;
