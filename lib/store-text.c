@@ -16,6 +16,7 @@
 
 #include "store-int.h"
 
+/* Text indexed per message: enough for any prose, bounded for huge patches. */
 #ifndef MLQ_FTS_BODY_BYTES
 #define MLQ_FTS_BODY_BYTES (64u * 1024)
 #endif

@@ -35,8 +35,6 @@
 #define MLQ_STORE_PAGE_SIZE 16384
 #endif
 
-/* Text indexed per message: enough for any prose, bounded for huge patches. */
-
 enum mlq_status
 mlq__store_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
 {
