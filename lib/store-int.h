@@ -149,20 +149,18 @@ enum mlq_status mlq__mail_migrate(struct mlq_store *st, bool *moved,
     struct mlq_err *err);
 void mlq__mail_close(struct mlq_store *st);
 /*
- * The free-text index (store-text.c).  Its rowid is a message's day
- * (mlq__text_day: 0 for no date, then 1 up, growing with the date) times
- * 2^32 plus the message's id, so the rowids of the newest messages are
- * the largest.  mlq__text_add queues a message's text, mlq__text_flush
- * writes the queue in rowid order (the store calls it before each
- * commit), mlq__text_reset drops it (rollback), mlq__text_release frees
- * it.
+ * The free-text index (store-text.c).  Its rowid is a message's day (0
+ * for no date, then 1 up, growing with the date) times 2^32 plus the
+ * message's id, so the rowids of the newest messages are the largest.
+ * mlq__text_add queues a message's text, mlq__text_flush writes the queue
+ * in rowid order (the store calls it before each commit), mlq__text_reset
+ * drops it (rollback), mlq__text_release frees it.
  */
 #define MLQ__TEXT_ID_MAX INT64_C(0xffffffff)
-/* The message id in a text rowid, as SQL and as C. */
-#define MLQ__TEXT_ID_SQL(rowid) "(" rowid " & 4294967295)"
-#define MLQ__TEXT_ID(rowid) ((rowid) & MLQ__TEXT_ID_MAX)
+#define MLQ__TEXT_KEY(day, id) ((day) * (MLQ__TEXT_ID_MAX + 1) + (id))
 #define MLQ__TEXT_DAY(rowid) ((rowid) >> 32)
-int64_t mlq__text_day(bool date_ok, int64_t date);
+/* The message id in a text rowid, in SQL. */
+#define MLQ__TEXT_ID_SQL(rowid) "(" rowid " & 4294967295)"
 enum mlq_status mlq__text_add(struct mlq_store *st, int64_t id,
     const struct mlq_msg *m, struct mlq_err *err);
 enum mlq_status mlq__text_flush(struct mlq_store *st, struct mlq_err *err);

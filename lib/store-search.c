@@ -220,7 +220,7 @@ newest_bound(struct mlq_store *st, const struct mlq_query *q, int64_t *from,
 	sqlite3_finalize(s);
 	if (n == q->limit)
 		*from = MLQ__TEXT_DAY(key) == 0 ? key :
-		    MLQ__TEXT_DAY(key) * (MLQ__TEXT_ID_MAX + 1);
+		    MLQ__TEXT_KEY(MLQ__TEXT_DAY(key), 0);
 	return MLQ_OK;
 }
 

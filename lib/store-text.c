@@ -35,8 +35,9 @@ struct text_row {
 	bool has_subject;
 };
 
-int64_t
-mlq__text_day(bool date_ok, int64_t date)
+/* A message's day in the text index's rowid. */
+static int64_t
+text_day(bool date_ok, int64_t date)
 {
 	int64_t day;
 
@@ -75,7 +76,7 @@ mlq__text_add(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		st->text_cap = cap;
 	}
 	r = &st->text[st->ntext];
-	r->key = mlq__text_day(m->date_ok, m->date) << 32 | id;
+	r->key = MLQ__TEXT_KEY(text_day(m->date_ok, m->date), id);
 	r->has_subject = m->subject != NULL;
 	r->subject = st->text_bytes.len;
 	r->subject_len = m->subject ? strlen(m->subject) : 0;
