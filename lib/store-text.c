@@ -32,7 +32,6 @@
 struct text_row {
 	int64_t key;
 	size_t subject, subject_len, body, body_len;
-	bool has_subject;
 };
 
 /* A message's day in the text index's rowid. */
@@ -77,7 +76,7 @@ mlq__text_add(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	}
 	r = &st->text[st->ntext];
 	r->key = MLQ__TEXT_KEY(text_day(m->date_ok, m->date), id);
-	r->has_subject = m->subject != NULL;
+	/* No subject indexes as an empty one: neither has a token. */
 	r->subject = st->text_bytes.len;
 	r->subject_len = m->subject ? strlen(m->subject) : 0;
 	if (m->subject != NULL)
@@ -120,11 +119,8 @@ mlq__text_flush(struct mlq_store *st, struct mlq_err *err)
 	for (i = 0; rc == MLQ_OK && i < st->ntext; i++) {
 		r = &st->text[i];
 		sqlite3_bind_int64(s, 1, r->key);
-		if (r->has_subject)
-			sqlite3_bind_text(s, 2, st->text_bytes.data + r->subject,
-			    (int)r->subject_len, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(s, 2);
+		sqlite3_bind_text(s, 2, st->text_bytes.data + r->subject,
+		    (int)r->subject_len, SQLITE_STATIC);
 		sqlite3_bind_text(s, 3, st->text_bytes.data + r->body,
 		    (int)r->body_len, SQLITE_STATIC);
 		rc = mlq__store_step_done(st, s, err, "index text");
