@@ -555,4 +555,14 @@ mlq_ingest_tune_malloc(void)
 #ifdef M_MMAP_THRESHOLD
 	mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
 #endif
+	/*
+	 * Fixing the threshold above also fixes the trim threshold at its
+	 * 128 KiB default: a heap gave back its top whenever a message's
+	 * buffers were freed, and faulted the pages in again for the next
+	 * one.  Keeping 8 MiB took importing 10,000 messages from 14,000-
+	 * 21,000 page faults to 10,000-11,000 (more kept saved no more).
+	 */
+#ifdef M_TRIM_THRESHOLD
+	mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
+#endif
 }
