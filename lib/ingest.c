@@ -99,6 +99,8 @@ worker_main(void *arg)
 {
 	struct mlq_ingest *ing = arg;
 	struct slot *s;
+	/* Without it (ENOMEM) the writer indexes the text itself. */
+	struct mlq_terms *terms = mlq__terms_new();
 
 	pthread_mutex_lock(&ing->mu);
 	for (;;) {
@@ -124,12 +126,15 @@ worker_main(void *arg)
 		    : mlq_msg_parse(s->raw, s->len, &s->msg, &s->parse_err);
 		free(s->raw);
 		s->raw = NULL;
+		if (s->parse_st == MLQ_OK && terms != NULL)
+			(void)mlq__terms_of_msg(terms, s->msg);
 
 		pthread_mutex_lock(&ing->mu);
 		s->state = SLOT_READY;
 		pthread_cond_broadcast(&ing->cv_ready);
 	}
 	pthread_mutex_unlock(&ing->mu);
+	mlq__terms_free(terms);
 	return NULL;
 }
 

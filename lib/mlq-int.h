@@ -18,6 +18,18 @@ mlq__lower(char c)
 	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
+/*
+ * A message's words for the free-text index, worked out off the writer
+ * (text-terms.c).  One mlq_terms per thread; NULL from _new on ENOMEM.
+ * _of_msg sets m's terms_* fields.  mlq__text_indexed_len is how much
+ * of a body the index takes (store-text.c).
+ */
+struct mlq_terms;
+struct mlq_terms *mlq__terms_new(void);
+void mlq__terms_free(struct mlq_terms *t);
+enum mlq_status mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m);
+size_t mlq__text_indexed_len(const char *body, size_t len);
+
 /* SHA-1 (sha1.c) for patch ids and synthetic Message-Ids. */
 struct mlq__sha1 {
 	uint32_t h[5];

@@ -288,6 +288,12 @@ struct mlq_msg {
 	const unsigned char *zraw;
 	size_t zraw_len;
 	size_t raw_len;
+	/*
+	 * The distinct words of subject and body as the text index folds
+	 * them, one space apart (text-terms.c); NULL: index the text itself.
+	 */
+	const char *terms_subject, *terms_body;
+	size_t terms_subject_len, terms_body_len;
 	/* When it was first stored (UTC seconds), for a rebuild; 0: now. */
 	int64_t added;
 	/* For a rebuild: the id its mail is stored under; 0 for new mail. */

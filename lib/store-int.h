@@ -1,4 +1,7 @@
-/* The store's handle, shared by lib/store*.c (the only sqlite3 users). */
+/*
+ * The store's handle, shared by lib/store*.c: with text-terms.c, which
+ * borrows FTS5's tokenizer, the only sqlite3 users.
+ */
 #ifndef MLQ_STORE_INT_H
 #define MLQ_STORE_INT_H
 

@@ -50,22 +50,41 @@ text_day(bool date_ok, int64_t date)
 	return day < 1 ? 1 : day > DAY_MAX ? DAY_MAX : day;
 }
 
+size_t
+mlq__text_indexed_len(const char *body, size_t len)
+{
+	size_t n = len;
+
+	/* Cut at a character boundary. */
+	if (n > MLQ_FTS_BODY_BYTES) {
+		n = MLQ_FTS_BODY_BYTES;
+		while (n > 0 && ((unsigned char)body[n] & 0xc0) == 0x80)
+			n--;
+	}
+	return n;
+}
+
 enum mlq_status
 mlq__text_add(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     struct mlq_err *err)
 {
 	struct text_row *r;
-	size_t n = m->body_len, cap;
+	const char *subject = m->subject, *body = m->body;
+	size_t subject_len, body_len, cap;
 
 	if (id < 1 || id > MLQ__TEXT_ID_MAX)
 		return mlq_err_set(err, MLQ_EDB,
 		    "message %lld: past the text index's last id",
 		    (long long)id);
-	/* Cut at a character boundary. */
-	if (n > MLQ_FTS_BODY_BYTES) {
-		n = MLQ_FTS_BODY_BYTES;
-		while (n > 0 && ((unsigned char)m->body[n] & 0xc0) == 0x80)
-			n--;
+	/* A parse worker's list of the words, where it made one. */
+	if (m->terms_body != NULL) {
+		subject = m->terms_subject;
+		subject_len = m->terms_subject_len;
+		body = m->terms_body;
+		body_len = m->terms_body_len;
+	} else {
+		subject_len = subject ? strlen(subject) : 0;
+		body_len = mlq__text_indexed_len(body, m->body_len);
 	}
 	if (st->ntext == st->text_cap) {
 		cap = st->text_cap ? st->text_cap * 2 : 256;
@@ -78,12 +97,12 @@ mlq__text_add(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	r->key = MLQ__TEXT_KEY(text_day(m->date_ok, m->date), id);
 	/* No subject indexes as an empty one: neither has a token. */
 	r->subject = st->text_bytes.len;
-	r->subject_len = m->subject ? strlen(m->subject) : 0;
-	if (m->subject != NULL)
-		mlq_buf_add(&st->text_bytes, m->subject, r->subject_len);
+	r->subject_len = subject_len;
+	if (subject != NULL)
+		mlq_buf_add(&st->text_bytes, subject, subject_len);
 	r->body = st->text_bytes.len;
-	r->body_len = n;
-	mlq_buf_add(&st->text_bytes, m->body, n);
+	r->body_len = body_len;
+	mlq_buf_add(&st->text_bytes, body, body_len);
 	if (st->text_bytes.oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	st->ntext++;

@@ -1,0 +1,237 @@
+/*
+ * The words a parse worker hands the text index (lib/text-terms.c): exact
+ * lists for mail written here, and on real mail the proof that matters,
+ * that the index holds the same terms for every message whether FTS5 read
+ * the whole text or the worker's list.
+ */
+#include "config.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlq-int.h"
+#include "tap.h"
+
+static struct mlq_msg *
+parse(const char *raw)
+{
+	struct mlq_msg *m = NULL;
+	struct mlq_err err;
+
+	mlq_err_clear(&err);
+	if (mlq_msg_parse(raw, strlen(raw), &m, &err) != MLQ_OK)
+		diag("parse: %s", err.msg);
+	return m;
+}
+
+static void
+check_words(struct mlq_terms *t)
+{
+	struct mlq_msg *m;
+	struct mlq_buf raw, want;
+	size_t i;
+
+	m = parse("Message-ID: <w1@example.org>\n"
+		  "From: A <a@example.org>\n"
+		  "Subject: Re: [PATCH v2] NFSD: R\xc3\xa9sum\xc3\xa9 CAF\xc3\x89"
+		  " caf\xc3\xa9 na\xc3\xafve x86_64\n"
+		  "\n"
+		  "Foo foo FOO bar\n"
+		  "foo-bar baz_qux 1.2.3 r\xc3\xa9sum\xc3\xa9\n");
+	if (!ok(m != NULL, "message parses"))
+		return;
+	ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of a message");
+	is_str(m->terms_subject, "re patch v2 nfsd resume cafe naive x86 64",
+	    "subject: folded, accents gone, each word once, first-seen order");
+	is_int(m->terms_subject_len, strlen(m->terms_subject),
+	    "subject length");
+	is_str(m->terms_body, "foo bar baz qux 1 2 3 resume",
+	    "body: a column's words once, whatever their case");
+	mlq_msg_free(m);
+
+	m = parse("Message-ID: <w2@example.org>\nFrom: a@example.org\n\n");
+	if (ok(m != NULL, "empty message parses")) {
+		ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of nothing");
+		is_str(m->terms_subject, "", "no subject, no words");
+		is_str(m->terms_body, "", "no body, no words");
+		mlq_msg_free(m);
+	}
+
+	/* More words than the first table holds, each twice. */
+	mlq_buf_init(&raw);
+	mlq_buf_init(&want);
+	mlq_buf_addstr(&raw, "Message-ID: <w3@example.org>\n"
+			     "From: a@example.org\nSubject: many\n\n");
+	for (i = 0; i < 6000; i++)
+		mlq_buf_addf(&raw, "w%zu%c", i % 3000, i % 10 == 9 ? '\n' : ' ');
+	for (i = 0; i < 3000; i++)
+		mlq_buf_addf(&want, "%sw%zu", i ? " " : "", i);
+	if ((m = parse(raw.data)) != NULL) {
+		ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of 6,000 words");
+		is_str(m->terms_body, want.data,
+		    "3,000 distinct words, once each, past the table's growth");
+		is_str(m->terms_subject, "many", "the next column starts empty");
+		mlq_msg_free(m);
+	}
+
+	/*
+	 * Only the body's first 64 KiB are indexed, and 65,536 is 6 x 10,922
+	 * + 4: the cut leaves "alph", as it does when FTS5 reads the text.
+	 */
+	mlq_buf_reset(&raw);
+	mlq_buf_addstr(&raw, "Message-ID: <w4@example.org>\n"
+			     "From: a@example.org\nSubject: long\n\n");
+	for (i = 0; i < 70 * 1024 / 6; i++)
+		mlq_buf_addstr(&raw, i % 12 == 11 ? "alpha\n" : "alpha ");
+	mlq_buf_addstr(&raw, "omega\n");
+	if ((m = parse(raw.data)) != NULL) {
+		ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of a long body");
+		is_str(m->terms_body, "alpha alph",
+		    "a body is cut at 64 KiB, a word past it is not indexed");
+		mlq_msg_free(m);
+	}
+	mlq_buf_release(&raw);
+	mlq_buf_release(&want);
+}
+
+/* Stores every message of path in a (text as it is) and b (word lists). */
+static size_t
+store_both(struct mlq_terms *t, struct mlq_store *a, struct mlq_store *b,
+    const char *path)
+{
+	struct mlq_reader *r;
+	struct mlq_msg *m;
+	struct mlq_err err;
+	const char *raw;
+	size_t len, n = 0, bad = 0;
+	uint64_t pos;
+	bool is_new;
+
+	mlq_err_clear(&err);
+	if (mlq_reader_open(path, &r, &err) != MLQ_OK) {
+		ok(0, "open %s: %s", path, err.msg);
+		return 0;
+	}
+	if (mlq_store_begin(a, &err) != MLQ_OK ||
+	    mlq_store_begin(b, &err) != MLQ_OK)
+		bad++;
+	while (mlq_reader_next(r, &raw, &len, &pos, &err) == MLQ_OK) {
+		if (mlq_msg_parse(raw, len, &m, &err) != MLQ_OK)
+			continue;
+		if (mlq_store_put(a, m, NULL, &is_new, &err) != MLQ_OK ||
+		    mlq__terms_of_msg(t, m) != MLQ_OK ||
+		    mlq_store_put(b, m, NULL, &is_new, &err) != MLQ_OK)
+			bad++;
+		mlq_msg_free(m);
+		n++;
+	}
+	if (mlq_store_commit(a, &err) != MLQ_OK ||
+	    mlq_store_commit(b, &err) != MLQ_OK)
+		bad++;
+	mlq_reader_close(r);
+	is_int(bad, 0, "%s: %zu messages stored both ways %s", path, n, err.msg);
+	return n;
+}
+
+static long long
+count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	long long n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+		diag("%s: %s", sql, sqlite3_errmsg(db));
+		return -1;
+	}
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+static void
+check_same_index(struct mlq_terms *t, const char *shared)
+{
+	static const char *lists[] = { "encoding-edge", "iwl-2021-04",
+		"lak-2019-11-wk1", "nfs-2021-04", "tags-and-reverts",
+		"umn-2019-2021" };
+	const char *src = getenv("top_srcdir");
+	struct mlq_store *a = NULL, *b = NULL;
+	struct mlq_err err;
+	char dir[] = "/tmp/t-text-terms.XXXXXX", pa[64], pb[64], path[4200];
+	sqlite3 *db = NULL;
+	size_t i, n = 0;
+
+	mlq_err_clear(&err);
+	if (mkdtemp(dir) == NULL) {
+		ok(0, "temporary directory");
+		return;
+	}
+	snprintf(pa, sizeof(pa), "%s/text.db", dir);
+	snprintf(pb, sizeof(pb), "%s/terms.db", dir);
+	if (!ok(mlq_store_open(pa, MLQ_STORE_WRITE, &a, &err) == MLQ_OK &&
+		mlq_store_open(pb, MLQ_STORE_WRITE, &b, &err) == MLQ_OK,
+		"stores open: %s", err.msg))
+		goto out;
+	snprintf(path, sizeof(path), "%s/contrib/sample/northfield.mbox",
+	    src ? src : ".");
+	n += store_both(t, a, b, path);
+	if (shared == NULL)
+		diag("../shared is absent: the sample archive only");
+	for (i = 0; shared != NULL && i < MLQ__ARRAY_SIZE(lists); i++) {
+		snprintf(path, sizeof(path), "%s/corpus/lists/%s.mbox", shared,
+		    lists[i]);
+		n += store_both(t, a, b, path);
+	}
+	mlq_store_close(a);
+	mlq_store_close(b);
+	a = b = NULL;
+
+	snprintf(path, sizeof(path), "ATTACH '%s' AS b", pb);
+	if (!ok(sqlite3_open(pa, &db) == SQLITE_OK &&
+		sqlite3_exec(db, path, NULL, NULL, NULL) == SQLITE_OK &&
+		sqlite3_exec(db,
+		    "CREATE VIRTUAL TABLE temp.va USING "
+		    "fts5vocab(main, fts, instance);"
+		    "CREATE VIRTUAL TABLE temp.vb USING "
+		    "fts5vocab(b, fts, instance);",
+		    NULL, NULL, NULL) == SQLITE_OK,
+		"both indexes open"))
+		goto out;
+	diag("%zu messages, %lld (term, message, column) entries", n,
+	    count(db, "SELECT count(*) FROM temp.va"));
+	ok(count(db, "SELECT count(*) FROM temp.va") > 100 * (long long)n,
+	    "the text index has words for them");
+	is_int(count(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
+			 "temp.va EXCEPT SELECT term, doc, col FROM temp.vb)"),
+	    0, "no entry indexed from the text is missing from the word lists");
+	is_int(count(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
+			 "temp.vb EXCEPT SELECT term, doc, col FROM temp.va)"),
+	    0, "and the word lists add none");
+	/* FTS5 counts a column's words: b's counts are of distinct ones. */
+	ok(count(db, "SELECT count(*) FROM main.fts_docsize x "
+		     "JOIN b.fts_docsize y USING (id) WHERE x.sz != y.sz") > 0,
+	    "b's index was fed the word lists, not the text");
+out:
+	sqlite3_close(db);
+	mlq_store_close(a);
+	mlq_store_close(b);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		diag("could not remove %s", dir);
+}
+
+int
+main(void)
+{
+	struct mlq_terms *t = mlq__terms_new();
+
+	if (!ok(t != NULL, "a tokenizer for the text index"))
+		return done_testing();
+	check_words(t);
+	check_same_index(t, tap_shared_dir());
+	mlq__terms_free(t);
+	return done_testing();
+}
