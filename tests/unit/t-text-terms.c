@@ -202,7 +202,7 @@ check_same_index(struct mlq_terms *t, const char *shared)
 		goto out;
 	diag("%zu messages, %lld (term, message, column) entries", n,
 	    count(db, "SELECT count(*) FROM temp.va"));
-	ok(count(db, "SELECT count(*) FROM temp.va") > 100 * (long long)n,
+	ok(count(db, "SELECT count(*) FROM temp.va") > 20 * (long long)n,
 	    "the text index has words for them");
 	is_int(count(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
 			 "temp.va EXCEPT SELECT term, doc, col FROM temp.vb)"),
