@@ -45,7 +45,7 @@ struct mlq_ingest {
 	void *arg;
 
 	pthread_mutex_t mu;
-	pthread_cond_t cv_free;  /* a slot was freed */
+	pthread_cond_t cv_free;  /* the ring drained to half, or failed */
 	pthread_cond_t cv_raw;   /* a slot needs parsing */
 	pthread_cond_t cv_ready; /* a slot was parsed */
 	pthread_cond_t cv_sync;  /* a sync slot was written */
@@ -55,6 +55,7 @@ struct mlq_ingest {
 	uint64_t write_next; /* next for the writer */
 	uint64_t synced;     /* sequence number of the last sync written + 1 */
 	size_t inflight;     /* mail bytes of the messages in the ring */
+	bool full;           /* the reader waits on cv_free */
 	bool stop;
 
 	pthread_t workers[MLQ_INGEST_MAX_WORKERS];
@@ -99,6 +100,7 @@ worker_main(void *arg)
 {
 	struct mlq_ingest *ing = arg;
 	struct slot *s;
+	uint64_t seq;
 	/* Without it (ENOMEM) the writer indexes the text itself. */
 	struct mlq_terms *terms = mlq__terms_new();
 
@@ -115,7 +117,8 @@ worker_main(void *arg)
 			pthread_cond_wait(&ing->cv_raw, &ing->mu);
 			continue;
 		}
-		s = slot_at(ing, ing->parse_next++);
+		seq = ing->parse_next++;
+		s = slot_at(ing, seq);
 		s->state = SLOT_PARSING;
 		pthread_mutex_unlock(&ing->mu);
 
@@ -131,7 +134,9 @@ worker_main(void *arg)
 
 		pthread_mutex_lock(&ing->mu);
 		s->state = SLOT_READY;
-		pthread_cond_broadcast(&ing->cv_ready);
+		/* The writer waits only for the slot it writes next. */
+		if (seq == ing->write_next)
+			pthread_cond_signal(&ing->cv_ready);
 	}
 	pthread_mutex_unlock(&ing->mu);
 	mlq__terms_free(terms);
@@ -289,7 +294,17 @@ writer_main(void *arg)
 		ing->inflight -= s->raw_len;
 		slot_clear(s);
 		ing->write_next++;
-		pthread_cond_broadcast(&ing->cv_free);
+		/*
+		 * Wake a reader held by a full ring only once it has drained
+		 * to half: it then queues a run of messages at once instead
+		 * of being switched in for every one the writer stores.
+		 */
+		if (ing->full && (ing->fatal != MLQ_OK ||
+		    (ing->head - ing->write_next <= MLQ_INGEST_QUEUE / 2 &&
+			ing->inflight <= MLQ_INGEST_QUEUE_BYTES / 2))) {
+			ing->full = false;
+			pthread_cond_broadcast(&ing->cv_free);
+		}
 	}
 	if (ing->in_batch >= 0)
 		mlq_store_rollback(ing->st);
@@ -357,8 +372,10 @@ enqueue(struct mlq_ingest *ing, struct slot *s, uint64_t *seq,
 	while ((ing->head - ing->write_next >= MLQ_INGEST_QUEUE ||
 		   (ing->inflight > 0 &&
 		       ing->inflight + s->raw_len > MLQ_INGEST_QUEUE_BYTES)) &&
-	    ing->fatal == MLQ_OK)
+	    ing->fatal == MLQ_OK) {
+		ing->full = true;
 		pthread_cond_wait(&ing->cv_free, &ing->mu);
+	}
 	if (ing->fatal != MLQ_OK) {
 		enum mlq_status rc = ing->fatal;
 
