@@ -25,6 +25,7 @@ struct hdr {
 struct parse_state {
 	struct mlq_msg *m;
 	struct mlq_arena *a;
+	struct mlq_arena *ha; /* header fields and scratch, freed when parsed */
 	const char *raw; /* LF-only copy of the input */
 	size_t len;
 	size_t body_off; /* where the body starts in raw */
@@ -89,10 +90,10 @@ split_headers(struct parse_state *ps)
 			mlq_buf_addch(&v, ' ');
 			mlq_buf_add(&v, p, (size_t)(eol - p));
 		} else if (is_header_start(p, (size_t)(eol - p))) {
-			if (h != NULL && (h->value = mlq_arena_strndup(ps->a,
+			if (h != NULL && (h->value = mlq_arena_strndup(ps->ha,
 			    v.data, v.len)) == NULL)
 				goto nomem;
-			ps->hdrs = mlq_arena_grow(ps->a, ps->hdrs, ps->nhdrs,
+			ps->hdrs = mlq_arena_grow(ps->ha, ps->hdrs, ps->nhdrs,
 			    sizeof(*ps->hdrs));
 			if (ps->hdrs == NULL)
 				goto nomem;
@@ -114,7 +115,7 @@ split_headers(struct parse_state *ps)
 		p = eol < end ? eol + 1 : end;
 	}
 	if (h != NULL &&
-	    (h->value = mlq_arena_strndup(ps->a, v.data, v.len)) == NULL)
+	    (h->value = mlq_arena_strndup(ps->ha, v.data, v.len)) == NULL)
 		goto nomem;
 	if (v.oom)
 		goto nomem;
@@ -442,13 +443,13 @@ parse_refs(struct parse_state *ps)
 		v = next;
 		if (id == NULL || strchr(id, '@') == NULL)
 			continue;
-		ids = mlq_arena_grow(ps->a, ids, n, sizeof(*ids));
+		ids = mlq_arena_grow(ps->ha, ids, n, sizeof(*ids));
 		if (ids == NULL)
 			return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
 		ids[n++] = id;
 	}
 	if (m->in_reply_to != NULL) {
-		ids = mlq_arena_grow(ps->a, ids, n, sizeof(*ids));
+		ids = mlq_arena_grow(ps->ha, ids, n, sizeof(*ids));
 		if (ids == NULL)
 			return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
 		ids[n++] = m->in_reply_to;
@@ -458,6 +459,10 @@ parse_refs(struct parse_state *ps)
 		ids += n - MLQ_MAX_REFS;
 		n = MLQ_MAX_REFS;
 	}
+	/* Sized to the message: a parsed message waits in the ingest ring. */
+	if ((m->refs = mlq_arena_alloc(ps->a, (n + 1) * sizeof(*m->refs))) ==
+	    NULL)
+		return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		size_t j;
 		bool dup = m->msgid != NULL && strcmp(ids[i], m->msgid) == 0;
@@ -876,17 +881,14 @@ parse_fields(struct parse_state *ps, const char *orig, size_t orig_len)
 	v = hdr_get(ps, "Subject");
 	m->subject = v ? decode_header(ps, v) : "";
 	v = hdr_get(ps, "Date");
-	m->date_raw = v ? v : "";
+	m->date_raw = v ? mlq_arena_strdup(ps->a, v) : "";
 	m->date_ok = v != NULL && mlq_date_parse(v, &m->date);
-	if (m->subject == NULL)
+	if (m->subject == NULL || m->date_raw == NULL)
 		return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
 	if ((st = parse_from(ps)) != MLQ_OK ||
 	    (st = parse_recipients(ps, "To", MLQ_ROLE_TO)) != MLQ_OK ||
 	    (st = parse_recipients(ps, "Cc", MLQ_ROLE_CC)) != MLQ_OK)
 		return st;
-	m->refs = mlq_arena_alloc(ps->a, (MLQ_MAX_REFS + 1) * sizeof(*m->refs));
-	if (m->refs == NULL)
-		return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
 	if ((st = parse_refs(ps)) != MLQ_OK)
 		return st;
 	parse_list_id(ps);
@@ -933,9 +935,11 @@ msg_parse(const char *raw, size_t len, bool stored, struct mlq_msg **out,
 	memset(&ps, 0, sizeof(ps));
 	ps.err = err;
 	ps.a = mlq_arena_new();
-	m = ps.a ? mlq_arena_alloc(ps.a, sizeof(*m)) : NULL;
+	ps.ha = mlq_arena_new();
+	m = ps.a && ps.ha ? mlq_arena_alloc(ps.a, sizeof(*m)) : NULL;
 	if (m == NULL) {
 		mlq_arena_free(ps.a);
+		mlq_arena_free(ps.ha);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	}
 	m->arena = ps.a;
@@ -955,6 +959,7 @@ msg_parse(const char *raw, size_t len, bool stored, struct mlq_msg **out,
 	if (st == MLQ_OK && !stored)
 		st = mlq_zraw_pack(raw, len, ps.a, &m->zraw, &m->zraw_len, err);
 	m->raw_len = len;
+	mlq_arena_free(ps.ha);
 	mlq_buf_release(&ps.body);
 	mlq_buf_release(&conv);
 	if (st != MLQ_OK) {

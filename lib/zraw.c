@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define ZLIB_CONST /* next_in is const: raw is only borrowed */
@@ -153,7 +154,7 @@ mlq_zraw_pack(const char *raw, size_t len, struct mlq_arena *a,
     const unsigned char **out, size_t *outlen, struct mlq_err *err)
 {
 	z_stream z;
-	unsigned char *buf;
+	unsigned char *buf, *kept;
 	uLong cap;
 	int rc;
 
@@ -162,8 +163,12 @@ mlq_zraw_pack(const char *raw, size_t len, struct mlq_arena *a,
 	memset(&z, 0, sizeof(z));
 	if ((rc = deflateInit(&z, MLQ_ZRAW_LEVEL)) != Z_OK)
 		return mlq_err_set(err, MLQ_ENOMEM, "deflate: %s", zError(rc));
+	/*
+	 * Deflated apart and kept at its size: the bound is the mail's own
+	 * size, and a parsed message waits in the ingest ring.
+	 */
 	cap = deflateBound(&z, (uLong)len);
-	if ((buf = mlq_arena_alloc(a, cap)) == NULL) {
+	if ((buf = malloc(cap)) == NULL) {
 		deflateEnd(&z);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	}
@@ -176,9 +181,17 @@ mlq_zraw_pack(const char *raw, size_t len, struct mlq_arena *a,
 	if (rc == Z_OK)
 		rc = deflate(&z, Z_FINISH);
 	deflateEnd(&z);
-	if (rc != Z_STREAM_END)
+	if (rc != Z_STREAM_END) {
+		free(buf);
 		return mlq_err_set(err, MLQ_ENOMEM, "deflate: %s", zError(rc));
-	*out = buf;
+	}
+	kept = mlq_arena_alloc(a, z.total_out);
+	if (kept != NULL)
+		memcpy(kept, buf, z.total_out);
+	free(buf);
+	if (kept == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	*out = kept;
 	*outlen = z.total_out;
 	return MLQ_OK;
 }
