@@ -5,11 +5,11 @@
 . "$top_srcdir/tests/lib/test-lib.sh"
 need perl jq
 
-# 400 messages; every 50th is large: 1.5, 3 and 5 MiB in turn, around the
-# ring's 4 MiB bound and the half of it at which a held reader is woken.
+# 400 messages; every 50th is large: 6, 12 and 20 MiB in turn, around the
+# ring's 16 MiB bound and the half of it at which a held reader is woken.
 perl -e '
 for my $i (1 .. 400) {
-	my $mib = $i % 50 ? 0 : (1.5, 3, 5)[($i / 50) % 3];
+	my $mib = $i % 50 ? 0 : (6, 12, 20)[($i / 50) % 3];
 	print "From mboxrd\@z Thu Jan  1 00:00:00 1970\n",
 	    "From: Ring Tester <ring\@ring.sample.test>\n",
 	    "Subject: [PATCH] ring: message $i\n",
