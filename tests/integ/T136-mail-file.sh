@@ -11,9 +11,7 @@ run_ok "import one message" "$MLQ" import "$M/autumn.eml"
 is "$(sqlite3 "$MLQ_DB-mail" 'SELECT count(*) FROM mail')" 1 "its mail is in mlq.db-mail"
 is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM sqlite_master WHERE name = 'raw'")" 0 \
     "and not in the index"
-"$MLQ" thread --format mbox '<autumn-1@autumn.edu>' | sed -e 1d -e '${/^$/d}' >"$TMP/got"
-cmp -s "$M/autumn.eml" "$TMP/got"
-ok $? "the mail reads back byte for byte"
+reads_back "$M/autumn.eml" "the mail reads back byte for byte"
 
 # What a crash between the two commits leaves: mail under the ids the
 # next messages get, with no message naming them.
@@ -21,10 +19,7 @@ next=$(sqlite3 "$MLQ_DB" 'SELECT max(id) + 1 FROM msg')
 sqlite3 "$MLQ_DB-mail" "INSERT INTO mail(id, data, len) VALUES ($next, x'00', 1), ($((next + 1)), x'00', 1)"
 run_ok "import after a crash's leftovers" "$MLQ" import "$M/subdomain.eml" "$M/latin1-qp.eml"
 for f in subdomain latin1-qp; do
-	id=$(sed -n 's/^Message-I[dD]: *//p' "$M/$f.eml" | tr -d '\r')
-	"$MLQ" thread --format mbox "$id" | sed -e 1d -e '${/^$/d}' >"$TMP/got"
-	cmp -s "$M/$f.eml" "$TMP/got"
-	ok $? "$f: its own mail, not the leftover ($id)"
+	reads_back "$M/$f.eml" "$f: its own mail, not the leftover"
 done
 
 size=$(( $(stat -c %s "$MLQ_DB") + $(stat -c %s "$MLQ_DB-mail") ))

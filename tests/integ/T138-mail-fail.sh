@@ -26,10 +26,7 @@ run_ok "the same import again" "$MLQ" import "$M/subdomain.eml" \
     "$M/latin1-qp.eml" "$M/escape.eml"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')" 4 "completes the set"
 for f in autumn subdomain latin1-qp escape; do
-	id=$(sed -n 's/^Message-I[dD]: *//p' "$M/$f.eml" | tr -d '\r')
-	"$MLQ" thread --format mbox "$id" | sed -e 1d -e '${/^$/d}' >"$TMP/got"
-	cmp -s "$M/$f.eml" "$TMP/got"
-	ok $? "$f: its mail reads back byte for byte"
+	reads_back "$M/$f.eml" "$f: its mail reads back byte for byte"
 done
 
 test_done

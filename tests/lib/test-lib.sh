@@ -71,6 +71,16 @@ run_ok() {
 
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
+# reads_back FILE NAME: the stored mail of the message in FILE, as its
+# thread's mbox prints it (From_ line and closing blank line dropped), is
+# FILE byte for byte.  The thread must hold that message alone.
+reads_back() {
+	_id=$(sed -n 's/^Message-I[dD]: *//p' "$1" | tr -d '\r')
+	"$MLQ" thread --format mbox "$_id" | sed -e 1d -e '${/^$/d}' >"$TMP/.mail"
+	cmp -s "$1" "$TMP/.mail"
+	ok $? "$2"
+}
+
 # need TOOL...: a missing tool skips the test, but fails it under CI=true.
 need() {
 	for _t in "$@"; do
