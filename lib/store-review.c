@@ -210,8 +210,8 @@ parse_fixes(struct mlq_arena *a, const char *v, char *commit, bool *has_commit,
 }
 
 static enum mlq_status
-ref_add(struct mlq_store *st, int64_t id, int kind, const char *norm,
-    const char *commit, struct mlq_err *err)
+ref_add(struct mlq_store *st, const struct mlq_msg *m, int64_t id, int kind,
+    const char *norm, const char *commit, struct mlq_err *err)
 {
 	char ckey[CKEY_LEN + 1];
 	sqlite3_stmt *s;
@@ -219,8 +219,8 @@ ref_add(struct mlq_store *st, int64_t id, int kind, const char *norm,
 	if (*norm == '\0' && commit == NULL)
 		return MLQ_OK;
 	s = mlq__store_stmt(st, S_RV_REF_ADD,
-	    "INSERT INTO ref(msg, kind, norm, commit_id, ckey) "
-	    "VALUES (?, ?, ?, ?, ?)",
+	    "INSERT INTO ref(msg, kind, norm, commit_id, ckey, date) "
+	    "VALUES (?, ?, ?, ?, ?, ?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -233,6 +233,8 @@ ref_add(struct mlq_store *st, int64_t id, int kind, const char *norm,
 		ckey[CKEY_LEN] = '\0';
 		sqlite3_bind_text(s, 5, ckey, -1, SQLITE_TRANSIENT);
 	}
+	if (m->date_ok)
+		sqlite3_bind_int64(s, 6, m->date);
 	return mlq__store_step_done(st, s, err, "record reference");
 }
 
@@ -670,9 +672,8 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 
 	if (*norm != '\0') {
 		s = mlq__store_stmt(st, S_RV_NAMING_NORM,
-		    "SELECT r.msg, r.kind, r.commit_id, m.date FROM ref r "
-		    "JOIN msg m ON m.id = r.msg "
-		    "WHERE r.norm = ? AND r.norm <> ''",
+		    "SELECT msg, kind, commit_id, date FROM ref "
+		    "WHERE norm = ? AND norm <> ''",
 		    err);
 		if (s == NULL)
 			return MLQ_EDB;
@@ -683,9 +684,8 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 		memcpy(ckey, commit, CKEY_LEN);
 		ckey[CKEY_LEN] = '\0';
 		s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
-		    "SELECT r.msg, r.kind, r.commit_id, m.date FROM ref r "
-		    "JOIN msg m ON m.id = r.msg "
-		    "WHERE r.ckey = ? AND r.ckey IS NOT NULL",
+		    "SELECT msg, kind, commit_id, date FROM ref "
+		    "WHERE ckey = ? AND ckey IS NOT NULL",
 		    err);
 		if (s == NULL)
 			rc = MLQ_EDB;
@@ -1065,7 +1065,7 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	    : revert_title(a, m->subj.title ? m->subj.title : "");
 	if (title != NULL || has_commit) {
 		norm = title_norm(a, title);
-		if ((rc = ref_add(st, id, MLQ_LINK_REVERT, norm,
+		if ((rc = ref_add(st, m, id, MLQ_LINK_REVERT, norm,
 			 has_commit ? commit : NULL, err)) != MLQ_OK ||
 		    (rc = mark_revert(st, id, err)) != MLQ_OK ||
 		    (rc = resolve(st, id, MLQ_LINK_REVERT, NULL, err)) !=
@@ -1077,7 +1077,7 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			continue;
 		parse_fixes(a, m->trailers[i].value, fcommit, &has_commit,
 		    &title);
-		rc = ref_add(st, id, MLQ_LINK_FIXES, title_norm(a, title),
+		rc = ref_add(st, m, id, MLQ_LINK_FIXES, title_norm(a, title),
 		    has_commit ? fcommit : NULL, err);
 		if (rc != MLQ_OK)
 			goto out;

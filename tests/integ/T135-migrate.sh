@@ -123,6 +123,7 @@ run_ok "import twin series" "$MLQ" import "$top_srcdir/tests/fixtures/review/twi
 sqlite3 "$MLQ_DB" "INSERT INTO link(src, dst, kind)
 	SELECT p.id, c.id, 4 FROM msg p JOIN msg c ON c.kind = 2 AND c.thread <> p.thread
 	WHERE p.kind = 1;
+	$(ref_as_014)
 	PRAGMA user_version = 10"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM link WHERE kind = 4')" 4 "four stray series links"
 run_ok "import migrates" "$MLQ" import "$top_srcdir/tests/fixtures/review/twin-series.mbox"

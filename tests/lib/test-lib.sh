@@ -81,6 +81,16 @@ reads_back() {
 	ok $? "$2"
 }
 
+# ref_as_014: SQL that puts table ref back as schemas 002-014 had it (no
+# date, indexes by key alone), for tests that wind a database back to an
+# older version and migrate it again.
+ref_as_014() {
+	echo "DROP INDEX ref_norm; DROP INDEX ref_ckey;
+	ALTER TABLE ref DROP COLUMN date;
+	CREATE INDEX ref_norm ON ref(norm) WHERE norm <> '';
+	CREATE INDEX ref_ckey ON ref(ckey) WHERE ckey IS NOT NULL;"
+}
+
 # need TOOL...: a missing tool skips the test, but fails it under CI=true.
 need() {
 	for _t in "$@"; do
