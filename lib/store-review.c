@@ -869,9 +869,13 @@ own_cover(struct mlq_store *st, int64_t thread, const char *from, int version,
 {
 	sqlite3_stmt *s;
 
+	/* From msg_series alone: the author's cover letters of this
+	 * version and size are fewer than a thread's rows, which lie
+	 * scattered over msg. */
 	s = mlq__store_stmt(st, S_RV_OWN_COVER,
 	    "SELECT 1 FROM msg WHERE thread = ? AND kind = 2 AND "
-	    "from_email = ? AND version = ? AND total = ? LIMIT 1",
+	    "from_email = ? AND version = ? AND total = ? AND "
+	    SERIES_PARTIAL " LIMIT 1",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
