@@ -43,6 +43,14 @@ static struct want wants[] = {
 	{ "WHERE norm = ? AND kind > 0",
 	    "USING COVERING INDEX msg_author_norm (norm=?)",
 	    false },
+	{ "FROM ref WHERE norm = ?", "USING COVERING INDEX ref_norm (norm=?)",
+	    false },
+	{ "FROM ref WHERE ckey = ?", "USING COVERING INDEX ref_ckey (ckey=?)",
+	    false },
+	{ "thread = ? AND kind = 2 AND",
+	    "USING COVERING INDEX msg_series (kind=? AND from_email=? AND "
+	    "version=? AND total=?)",
+	    false },
 };
 
 static unsigned nplans;
@@ -103,6 +111,8 @@ main(void)
 		"tests/fixtures/review/fixes.mbox",
 		"tests/fixtures/review/nested.mbox",
 		"tests/fixtures/review/revert-commit.mbox",
+		/* git show output: a message with its own commit id */
+		"tests/fixtures/review/revert-commit-orig.txt",
 		"tests/fixtures/review/superseded.mbox",
 		"tests/fixtures/review/unthreaded.mbox",
 	};
