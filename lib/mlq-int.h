@@ -140,6 +140,8 @@ enum mlq_status mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 typedef void (*mlq__plan_fn)(const char *sql, const char *plan, void *arg);
 enum mlq_status mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn,
     void *arg, struct mlq_err *err);
+/* For the tests: the pages the writer's WAL may grow to; -1 on error. */
+int64_t mlq__store_wal_pages(struct mlq_store *st);
 
 /* Appends a domain reversed by labels, lower-cased, with a final dot:
  * "cs.umn.edu" -> "edu.umn.cs.", so a domain's subdomains share its prefix. */

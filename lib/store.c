@@ -31,20 +31,31 @@
 #endif
 
 /*
- * Pages the writer's WAL grows to before a commit copies them into the
- * database (SQLite's default is 1000).  At five times linux-nfs a batch
- * dirties some 2,000 index leaves scattered over the Message-Id, title
- * and path indexes, the same leaves batch after batch; copying them back
- * after every commit wrote each one again each time.  8192 pages of
- * 16 KiB is a 128 MiB WAL on disk while a writer is open.
+ * Bytes the writer's WAL grows to before a commit copies its pages into
+ * the database (SQLite's default is 1000 pages).  At five times linux-nfs
+ * a batch dirties some 2,000 index leaves scattered over the Message-Id,
+ * title and path indexes, the same leaves batch after batch; copying them
+ * back after every commit wrote each one again each time.  Counted in
+ * bytes, not pages, so that a database made with another page size keeps
+ * the same limit.
  */
-#ifndef MLQ_STORE_WAL_PAGES
-#define MLQ_STORE_WAL_PAGES 8192
+#ifndef MLQ_STORE_WAL_BYTES
+#define MLQ_STORE_WAL_BYTES (128u << 20)
 #endif
 
-/* The page size of a new database (see mlq_store_open). */
+/*
+ * The page size of a new database.  A new message's keys land in index
+ * leaves scattered over a large database (Message-Id, title by author,
+ * file paths, series); each is read, then written to the WAL and back
+ * whole, so the smaller the page the fewer bytes a key costs.  1,000 new
+ * messages (copy 10 of linux-nfs) into the 10x bench database against an
+ * empty one, twelve alternating runs of each (2026-12-06): 4 KiB pages
+ * 0.370 s against 0.279, 8 KiB 0.390 against 0.276, 16 KiB 0.410
+ * against 0.274.  An existing database keeps its own until `mlq reindex`
+ * rebuilds it.
+ */
 #ifndef MLQ_STORE_PAGE_SIZE
-#define MLQ_STORE_PAGE_SIZE 16384
+#define MLQ_STORE_PAGE_SIZE 4096
 #endif
 
 enum mlq_status
@@ -80,6 +91,27 @@ store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 	return MLQ_OK;
 }
 
+/* Sets the WAL's limit in pages of this database's own size. */
+static enum mlq_status
+set_wal_limit(struct mlq_store *st, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int64_t page = 0;
+	char sql[64];
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA page_size", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return mlq__store_fail(st, err, "read the page size");
+	if (sqlite3_step(s) == SQLITE_ROW)
+		page = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (page <= 0)
+		return mlq__store_fail(st, err, "read the page size");
+	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %lld",
+	    (long long)(MLQ_STORE_WAL_BYTES / page));
+	return store_exec(st, sql, err);
+}
+
 enum mlq_status
 mlq_store_open(const char *path, enum mlq_store_mode mode,
     struct mlq_store **out, struct mlq_err *err)
@@ -88,7 +120,7 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	int flags;
 	enum mlq_status rc;
 	size_t i;
-	char mmap_pragma[64], cache_pragma[64], page_pragma[64], wal_pragma[64];
+	char mmap_pragma[64], cache_pragma[64], page_pragma[64];
 
 	*out = NULL;
 	snprintf(mmap_pragma, sizeof(mmap_pragma), "PRAGMA mmap_size = %lld",
@@ -97,8 +129,6 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	    (unsigned)MLQ_STORE_CACHE_KIB);
 	snprintf(page_pragma, sizeof(page_pragma), "PRAGMA page_size = %u",
 	    (unsigned)MLQ_STORE_PAGE_SIZE);
-	snprintf(wal_pragma, sizeof(wal_pragma),
-	    "PRAGMA wal_autocheckpoint = %u", (unsigned)MLQ_STORE_WAL_PAGES);
 	st = calloc(1, sizeof(*st));
 	if (st == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
@@ -118,15 +148,6 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	}
 	sqlite3_busy_timeout(st->db, 10000);
 	sqlite3_extended_result_codes(st->db, 1);
-	/*
-	 * 16 KiB pages (new databases only): B-trees and FTS5 segments are
-	 * shallower.  They were chosen while the mail lived in this file and
-	 * a deflated mail mostly fit one leaf; with the mail apart, 4 KiB
-	 * pages took as long to import copy 5 of linux-nfs into copies 0-4
-	 * (15.8 and 16.0 s against 14.4 and 16.6), and 1,000 new messages
-	 * into the 10x database (0.49 s against 0.515, into an empty one
-	 * 0.30 against 0.285, medians of eight), so they stay.
-	 */
 	if ((st->writable &&
 		((rc = store_exec(st, page_pragma, err)) !=
 			MLQ_OK ||
@@ -134,7 +155,7 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 			MLQ_OK ||
 		    (rc = store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
 			MLQ_OK ||
-		    (rc = store_exec(st, wal_pragma, err)) != MLQ_OK)) ||
+		    (rc = set_wal_limit(st, err)) != MLQ_OK)) ||
 	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
 	    (rc = store_exec(st, cache_pragma, err)) != MLQ_OK ||
 	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK ||
@@ -188,6 +209,21 @@ mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn, void *arg,
 	mlq_buf_release(&sql);
 	mlq_buf_release(&plan);
 	return rc;
+}
+
+int64_t
+mlq__store_wal_pages(struct mlq_store *st)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA wal_autocheckpoint", -1, &s,
+		NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
 }
 
 void
