@@ -91,20 +91,28 @@ store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 	return MLQ_OK;
 }
 
+/* The integer a PRAGMA reads back; -1 on error. */
+static int64_t
+pragma_int(struct mlq_store *st, const char *sql)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
 /* Sets the WAL's limit in pages of this database's own size. */
 static enum mlq_status
 set_wal_limit(struct mlq_store *st, struct mlq_err *err)
 {
-	sqlite3_stmt *s;
-	int64_t page = 0;
+	int64_t page = pragma_int(st, "PRAGMA page_size");
 	char sql[64];
 
-	if (sqlite3_prepare_v2(st->db, "PRAGMA page_size", -1, &s, NULL) !=
-	    SQLITE_OK)
-		return mlq__store_fail(st, err, "read the page size");
-	if (sqlite3_step(s) == SQLITE_ROW)
-		page = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
 	if (page <= 0)
 		return mlq__store_fail(st, err, "read the page size");
 	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %lld",
@@ -214,16 +222,7 @@ mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn, void *arg,
 int64_t
 mlq__store_wal_pages(struct mlq_store *st)
 {
-	sqlite3_stmt *s;
-	int64_t n = -1;
-
-	if (sqlite3_prepare_v2(st->db, "PRAGMA wal_autocheckpoint", -1, &s,
-		NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
+	return pragma_int(st, "PRAGMA wal_autocheckpoint");
 }
 
 void
