@@ -91,30 +91,51 @@ store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 	return MLQ_OK;
 }
 
-/* The integer a PRAGMA reads back; -1 on error. */
-static int64_t
-pragma_int(struct mlq_store *st, const char *sql)
+/* The first column of the first row as an integer; MLQ_NOTFOUND if none. */
+static enum mlq_status
+step_int(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
+    struct mlq_err *err, const char *what)
 {
-	sqlite3_stmt *s;
-	int64_t n = -1;
+	int rc = sqlite3_step(s);
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return MLQ_OK;
+	if (rc == SQLITE_DONE)
+		return MLQ_NOTFOUND;
+	return mlq__store_fail(st, err, what);
 }
 
-/* Sets the WAL's limit in pages of this database's own size. */
+/* The integer a PRAGMA reads back. */
+static enum mlq_status
+pragma_int(struct mlq_store *st, const char *sql, int64_t *out,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, sql);
+	rc = step_int(st, s, out, err, sql);
+	sqlite3_finalize(s);
+	if (rc == MLQ_NOTFOUND)
+		rc = mlq_err_set(err, MLQ_EDB, "%s: no answer", sql);
+	return rc;
+}
+
+/* Sets the WAL's limit in pages of this database's own size (SQLite
+ * keeps a page size between 512 and 65536 bytes). */
 static enum mlq_status
 set_wal_limit(struct mlq_store *st, struct mlq_err *err)
 {
-	int64_t page = pragma_int(st, "PRAGMA page_size");
+	int64_t page;
+	enum mlq_status rc;
 	char sql[64];
 
-	if (page <= 0)
-		return mlq__store_fail(st, err, "read the page size");
+	if ((rc = pragma_int(st, "PRAGMA page_size", &page, err)) != MLQ_OK)
+		return rc;
 	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %lld",
 	    (long long)(MLQ_STORE_WAL_BYTES / page));
 	return store_exec(st, sql, err);
@@ -222,7 +243,12 @@ mlq__store_plans(struct mlq_store *st, mlq__plan_fn fn, void *arg,
 int64_t
 mlq__store_wal_pages(struct mlq_store *st)
 {
-	return pragma_int(st, "PRAGMA wal_autocheckpoint");
+	struct mlq_err err;
+	int64_t n;
+
+	if (pragma_int(st, "PRAGMA wal_autocheckpoint", &n, &err) != MLQ_OK)
+		return -1;
+	return n;
 }
 
 void
@@ -282,23 +308,6 @@ mlq_store_rollback(struct mlq_store *st)
 	st->in_tx = false;
 	mlq__review_reset(st);
 	mlq__text_reset(st);
-}
-
-/* The first column of the first row as an integer; MLQ_NOTFOUND if none. */
-static enum mlq_status
-step_int(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
-    struct mlq_err *err, const char *what)
-{
-	int rc = sqlite3_step(s);
-
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return MLQ_OK;
-	if (rc == SQLITE_DONE)
-		return MLQ_NOTFOUND;
-	return mlq__store_fail(st, err, what);
 }
 
 static enum mlq_status
