@@ -5,12 +5,14 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <sqlite3.h>
 
 #include "mlq-int.h"
+#include "sql-util.h"
 #include "tap.h"
 
 /* The page size of the database at path, as SQLite reads it; -1 on error. */
@@ -18,17 +20,10 @@ static long long
 page_size(const char *path)
 {
 	sqlite3 *db = NULL;
-	sqlite3_stmt *s;
 	long long n = -1;
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) ==
-		SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &s, NULL) ==
-		SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW)
-			n = sqlite3_column_int64(s, 0);
-		sqlite3_finalize(s);
-	}
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+		n = sql_int(db, "PRAGMA page_size");
 	sqlite3_close(db);
 	return n;
 }
@@ -57,6 +52,7 @@ main(void)
 {
 	char dir[] = "/tmp/t-store-pages.XXXXXX", path[64], cmd[96];
 	sqlite3 *db = NULL;
+	bool made;
 
 	if (mkdtemp(dir) == NULL) {
 		ok(0, "temporary directory");
@@ -70,14 +66,14 @@ main(void)
 	/* A database made before 4 KiB pages: SQLite fixes the size at
 	 * creation, so it keeps 16 KiB until mlq reindex rebuilds it. */
 	snprintf(path, sizeof(path), "%s/old.db", dir);
-	if (ok(sqlite3_open(path, &db) == SQLITE_OK &&
-		   sqlite3_exec(db,
-		       "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; "
-		       "CREATE TABLE made_before (x);",
-		       NULL, NULL, NULL) == SQLITE_OK,
-	       "a database with 16 KiB pages"))
-		check_open(path, 16384, "a 16 KiB database");
+	made = sqlite3_open(path, &db) == SQLITE_OK &&
+	    sqlite3_exec(db,
+		"PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; "
+		"CREATE TABLE made_before (x);",
+		NULL, NULL, NULL) == SQLITE_OK;
 	sqlite3_close(db);
+	if (ok(made, "a database with 16 KiB pages"))
+		check_open(path, 16384, "a 16 KiB database");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mlq-int.h"
+#include "sql-util.h"
 #include "tap.h"
 
 static struct mlq_msg *
@@ -135,22 +136,6 @@ store_both(struct mlq_terms *t, struct mlq_store *a, struct mlq_store *b,
 	return n;
 }
 
-static long long
-count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	long long n = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
-		diag("%s: %s", sql, sqlite3_errmsg(db));
-		return -1;
-	}
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 static void
 check_same_index(struct mlq_terms *t, const char *shared)
 {
@@ -201,17 +186,17 @@ check_same_index(struct mlq_terms *t, const char *shared)
 		"both indexes open"))
 		goto out;
 	diag("%zu messages, %lld (term, message, column) entries", n,
-	    count(db, "SELECT count(*) FROM temp.va"));
-	ok(count(db, "SELECT count(*) FROM temp.va") > 20 * (long long)n,
+	    sql_int(db, "SELECT count(*) FROM temp.va"));
+	ok(sql_int(db, "SELECT count(*) FROM temp.va") > 20 * (long long)n,
 	    "the text index has words for them");
-	is_int(count(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
+	is_int(sql_int(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
 			 "temp.va EXCEPT SELECT term, doc, col FROM temp.vb)"),
 	    0, "no entry indexed from the text is missing from the word lists");
-	is_int(count(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
+	is_int(sql_int(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
 			 "temp.vb EXCEPT SELECT term, doc, col FROM temp.va)"),
 	    0, "and the word lists add none");
 	/* FTS5 counts a column's words: b's counts are of distinct ones. */
-	ok(count(db, "SELECT count(*) FROM main.fts_docsize x "
+	ok(sql_int(db, "SELECT count(*) FROM main.fts_docsize x "
 		     "JOIN b.fts_docsize y USING (id) WHERE x.sz != y.sz") > 0,
 	    "b's index was fed the word lists, not the text");
 out:
