@@ -25,10 +25,12 @@
 /*
  * Messages in flight between reader, parse workers and writer: enough for
  * the workers to keep parsing through the writer's commits (70 ms a
- * batch at 10x linux-nfs), which 256 were not.
+ * batch at 10x linux-nfs), which 256 were not, and through more of its
+ * syncs (up to 300 ms), which 1,024 were not.  The bytes below, not the
+ * count, bound the memory a run of large messages takes.
  */
 #ifndef MLQ_INGEST_QUEUE
-#define MLQ_INGEST_QUEUE 1024
+#define MLQ_INGEST_QUEUE 2048
 #endif
 
 /*
