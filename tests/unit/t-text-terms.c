@@ -189,15 +189,18 @@ check_same_index(struct mlq_terms *t, const char *shared)
 	    sql_int(db, "SELECT count(*) FROM temp.va"));
 	ok(sql_int(db, "SELECT count(*) FROM temp.va") > 20 * (long long)n,
 	    "the text index has words for them");
-	is_int(sql_int(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
-			 "temp.va EXCEPT SELECT term, doc, col FROM temp.vb)"),
+	is_int(sql_int(db,
+		   "SELECT count(*) FROM (SELECT term, doc, col FROM "
+		   "temp.va EXCEPT SELECT term, doc, col FROM temp.vb)"),
 	    0, "no entry indexed from the text is missing from the word lists");
-	is_int(sql_int(db, "SELECT count(*) FROM (SELECT term, doc, col FROM "
-			 "temp.vb EXCEPT SELECT term, doc, col FROM temp.va)"),
+	is_int(sql_int(db,
+		   "SELECT count(*) FROM (SELECT term, doc, col FROM "
+		   "temp.vb EXCEPT SELECT term, doc, col FROM temp.va)"),
 	    0, "and the word lists add none");
 	/* FTS5 counts a column's words: b's counts are of distinct ones. */
-	ok(sql_int(db, "SELECT count(*) FROM main.fts_docsize x "
-		     "JOIN b.fts_docsize y USING (id) WHERE x.sz != y.sz") > 0,
+	ok(sql_int(db,
+	       "SELECT count(*) FROM main.fts_docsize x "
+	       "JOIN b.fts_docsize y USING (id) WHERE x.sz != y.sz") > 0,
 	    "b's index was fed the word lists, not the text");
 out:
 	sqlite3_close(db);
