@@ -7,11 +7,16 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <malloc.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 
 #include "mlq-int.h"
 
@@ -95,6 +100,27 @@ slot_clear(struct slot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * Lowers the calling parse worker's priority below the writer's, relative
+ * to the nice value it inherited.  Raising a nice value needs no
+ * privilege; if it fails anyway the worker runs as before.  Elsewhere
+ * than Linux, setpriority() on a thread would renice the whole process.
+ */
+static void
+worker_give_way(void)
+{
+#if defined(__linux__) && defined(SYS_gettid)
+	id_t tid = (id_t)syscall(SYS_gettid);
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, tid);
+	if (nice == -1 && errno != 0)
+		return;
+	(void)setpriority(PRIO_PROCESS, tid, nice + MLQ_INGEST_WORKER_NICE);
+#endif
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -103,6 +129,8 @@ worker_main(void *arg)
 	uint64_t seq;
 	/* Without it (ENOMEM) the writer indexes the text itself. */
 	struct mlq_terms *terms = mlq__terms_new();
+
+	worker_give_way();
 
 	pthread_mutex_lock(&ing->mu);
 	for (;;) {
