@@ -17,6 +17,7 @@
 
 #include "mlq-int.h"
 #include "tap.h"
+#include "tmp-dir.h"
 
 #define WORKERS 2
 
@@ -50,7 +51,7 @@ main(void)
 	struct mlq_store *st = NULL;
 	struct mlq_err err;
 	struct timespec pause = { 0, 10 * 1000 * 1000 };
-	char dir[] = "/tmp/t-ingest-nice.XXXXXX", db[64], cmd[96];
+	char dir[] = "/tmp/t-ingest-nice.XXXXXX";
 	int base, want, n = 0, tries;
 
 #ifndef __linux__
@@ -70,13 +71,7 @@ main(void)
 		return done_testing();
 	}
 	mlq_err_clear(&err);
-	if (mkdtemp(dir) == NULL) {
-		ok(0, "temporary directory");
-		return done_testing();
-	}
-	snprintf(db, sizeof(db), "%s/mlq.db", dir);
-	if (!ok(mlq_store_open(db, MLQ_STORE_WRITE, &st, &err) == MLQ_OK,
-		"store opens: %s", err.msg))
+	if ((st = tmp_store_open(dir)) == NULL)
 		goto out;
 	is_int(threads_at(want), 0, "no thread at nice %d before the import",
 	    want);
@@ -99,8 +94,6 @@ main(void)
 	    base);
 out:
 	mlq_store_close(st);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		diag("could not remove %s", dir);
+	tmp_dir_remove(dir);
 	return done_testing();
 }

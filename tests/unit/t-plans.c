@@ -16,6 +16,7 @@
 #include "mlq-int.h"
 #include "mbox-util.h"
 #include "tap.h"
+#include "tmp-dir.h"
 
 /* A statement, recognised by a piece of its SQL, and its plan. */
 struct want {
@@ -121,17 +122,11 @@ main(void)
 	struct mlq_ingest *ing = NULL;
 	struct mlq_store *st = NULL;
 	struct mlq_err err;
-	char dir[] = "/tmp/t-plans.XXXXXX", db[64], path[4200];
+	char dir[] = "/tmp/t-plans.XXXXXX", path[4200];
 	size_t i;
 
 	mlq_err_clear(&err);
-	if (mkdtemp(dir) == NULL) {
-		ok(0, "temporary directory");
-		return done_testing();
-	}
-	snprintf(db, sizeof(db), "%s/mlq.db", dir);
-	if (!ok(mlq_store_open(db, MLQ_STORE_WRITE, &st, &err) == MLQ_OK,
-		"store opens"))
+	if ((st = tmp_store_open(dir)) == NULL)
 		goto out;
 	memset(&opts, 0, sizeof(opts));
 	opts.workers = 1;
@@ -153,8 +148,6 @@ main(void)
 		ok(wants[i].seen, "exercised: %s", wants[i].sql);
 out:
 	mlq_store_close(st);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path) != 0)
-		diag("could not remove %s", dir);
+	tmp_dir_remove(dir);
 	return done_testing();
 }

@@ -14,6 +14,7 @@
 #include "mlq-int.h"
 #include "sql-util.h"
 #include "tap.h"
+#include "tmp-dir.h"
 
 /* The page size of the database at path, as SQLite reads it; -1 on error. */
 static long long
@@ -50,14 +51,12 @@ check_open(const char *path, long long want_page, const char *what)
 int
 main(void)
 {
-	char dir[] = "/tmp/t-store-pages.XXXXXX", path[64], cmd[96];
+	char dir[] = "/tmp/t-store-pages.XXXXXX", path[64];
 	sqlite3 *db = NULL;
 	bool made;
 
-	if (mkdtemp(dir) == NULL) {
-		ok(0, "temporary directory");
+	if (!tmp_dir_make(dir))
 		return done_testing();
-	}
 	snprintf(path, sizeof(path), "%s/new.db", dir);
 	check_open(path, 4096, "a new database");
 	/* Reopened, it keeps what it was made with. */
@@ -75,8 +74,6 @@ main(void)
 	if (ok(made, "a database with 16 KiB pages"))
 		check_open(path, 16384, "a 16 KiB database");
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		diag("could not remove %s", dir);
+	tmp_dir_remove(dir);
 	return done_testing();
 }

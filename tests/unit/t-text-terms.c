@@ -14,6 +14,7 @@
 #include "mlq-int.h"
 #include "sql-util.h"
 #include "tap.h"
+#include "tmp-dir.h"
 
 static struct mlq_msg *
 parse(const char *raw)
@@ -150,10 +151,8 @@ check_same_index(struct mlq_terms *t, const char *shared)
 	size_t i, n = 0;
 
 	mlq_err_clear(&err);
-	if (mkdtemp(dir) == NULL) {
-		ok(0, "temporary directory");
+	if (!tmp_dir_make(dir))
 		return;
-	}
 	snprintf(pa, sizeof(pa), "%s/text.db", dir);
 	snprintf(pb, sizeof(pb), "%s/terms.db", dir);
 	if (!ok(mlq_store_open(pa, MLQ_STORE_WRITE, &a, &err) == MLQ_OK &&
@@ -206,9 +205,7 @@ out:
 	sqlite3_close(db);
 	mlq_store_close(a);
 	mlq_store_close(b);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path) != 0)
-		diag("could not remove %s", dir);
+	tmp_dir_remove(dir);
 }
 
 int
