@@ -115,10 +115,11 @@ enum mlq_status mlq__store_source_save(struct mlq_store *st,
     const struct mlq_source_state *src, struct mlq_err *err);
 
 /*
- * For reindex.c: every stored message in storage order, as stored (zraw,
- * zlen deflated, lent for the call; len bytes inflated), when it was
- * stored and the lists it was recorded under (NULL-ended, lent for the
- * call; none: an empty array).  Non-zero from fn stops.
+ * For reindex.c: every message of the index in id order, from the mail
+ * file: as stored (zraw, zlen deflated, lent for the call; len bytes
+ * inflated), when it was stored (0: unknown) and the lists it was
+ * recorded under (NULL-ended, lent for the call; none: an empty array).
+ * A message without mail fails.  Non-zero from fn stops.
  */
 typedef int (*mlq__raw_fn)(int64_t id, const void *zraw, size_t zlen,
     size_t len, int64_t added, const char *const *lists, void *arg);

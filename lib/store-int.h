@@ -93,7 +93,7 @@ struct mlq_store {
 	sqlite3 *db;
 	/* The mail (store-mail.c): opened on first use, its own transaction. */
 	sqlite3 *mail;
-	sqlite3_stmt *mail_put, *mail_get;
+	sqlite3_stmt *mail_put, *mail_get, *mail_lists_del, *mail_list_add;
 	bool mail_tx;
 	bool writable;
 	bool in_tx;
@@ -134,16 +134,19 @@ void mlq__review_reset(struct mlq_store *st);
 void mlq__review_release(struct mlq_store *st);
 /*
  * The stored mail (store-mail.c).  mlq__mail_put stores a message's
- * deflated bytes under its row id, in a transaction of the mail file's
- * own while the store's is open; mlq__mail_commit commits it, and must
- * come before the index's commit.  mlq__mail_get hands fn the bytes as
- * stored.  mlq__mail_migrate copies table raw of a schema-12 database
- * out, setting *moved when it had any.
+ * deflated bytes and when it was stored (0: unknown) under its row id,
+ * in a transaction of the mail file's own while the store's is open;
+ * mlq__mail_add_list records a list it came from; mlq__mail_commit
+ * commits them, and must come before the index's commit.  mlq__mail_get
+ * hands fn the bytes as stored.  mlq__mail_migrate copies table raw of a
+ * schema-12 database out, setting *moved when it had any.
  */
 typedef enum mlq_status (*mlq__mail_fn)(const void *z, size_t zlen,
     size_t len, void *arg, struct mlq_err *err);
 enum mlq_status mlq__mail_put(struct mlq_store *st, int64_t id, const void *z,
-    size_t zlen, size_t len, struct mlq_err *err);
+    size_t zlen, size_t len, int64_t added, struct mlq_err *err);
+enum mlq_status mlq__mail_add_list(struct mlq_store *st, int64_t id,
+    const char *list, struct mlq_err *err);
 enum mlq_status mlq__mail_commit(struct mlq_store *st, struct mlq_err *err);
 void mlq__mail_rollback(struct mlq_store *st);
 enum mlq_status mlq__mail_get(struct mlq_store *st, int64_t id,

@@ -1,7 +1,10 @@
 /*
  * The stored mail: every message's bytes, deflated, in a database file of
  * their own beside the index (PATH-mail for the database PATH), keyed by
- * the message's row id.
+ * the message's row id, with what a rebuild cannot read from the mail
+ * itself: when it was stored and the lists it was recorded under.  So
+ * `mlq reindex` needs nothing of the old index but which messages it
+ * holds, its sources and its digests.
  *
  * Why apart: the mail is three quarters of the bytes.  Interleaved with
  * the indexes it spread every index over a file that at ten times
@@ -25,6 +28,9 @@
 
 /* Appends mostly: a small cache is enough for the writer. */
 #define MAIL_CACHE_KIB 2048
+
+/* PRAGMA user_version of a mail file with added and mail_list filled. */
+#define MAIL_VERSION 1
 
 static enum mlq_status
 mail_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
@@ -52,6 +58,116 @@ mail_path(struct mlq_store *st, struct mlq_buf *out)
 	mlq_buf_reset(out);
 	mlq_buf_addf(out, "%s-mail", main_path);
 	return !out->oom;
+}
+
+static int
+mail_version(struct mlq_store *st)
+{
+	sqlite3_stmt *s;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(st->mail, "PRAGMA user_version", -1, &s,
+		NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* The index as idx on the mail file's connection, for reading. */
+static enum mlq_status
+mail_attach_index(struct mlq_store *st, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	bool ok;
+
+	if (sqlite3_prepare_v2(st->mail, "ATTACH DATABASE ? AS idx", -1, &s,
+		NULL) != SQLITE_OK)
+		return mail_fail(st, err, "attach the index");
+	sqlite3_bind_text(s, 1, sqlite3_db_filename(st->db, "main"), -1,
+	    SQLITE_STATIC);
+	ok = sqlite3_step(s) == SQLITE_DONE;
+	sqlite3_finalize(s);
+	return ok ? MLQ_OK : mail_fail(st, err, "attach the index");
+}
+
+/*
+ * Copies from the index what the mail file lacks: when each message was
+ * stored and its lists.  Idempotent, so a crash part way through only
+ * means doing it again.  ATTACH cannot happen inside a transaction.
+ */
+static enum mlq_status
+mail_fill(struct mlq_store *st, bool done, struct mlq_err *err)
+{
+	static const char *const sql[] = {
+		"UPDATE mail SET added = (SELECT m.added FROM idx.msg m "
+		"WHERE m.id = mail.id) WHERE added IS NULL",
+		"INSERT OR IGNORE INTO mail_list(id, list) SELECT ml.msg, l.name "
+		"FROM idx.msg_list ml JOIN idx.list l ON l.id = ml.list "
+		"JOIN mail ON mail.id = ml.msg ORDER BY ml.msg, ml.list",
+	};
+	enum mlq_status rc;
+	size_t i;
+	char pragma[64];
+
+	if ((rc = mail_attach_index(st, err)) != MLQ_OK)
+		return rc;
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d",
+	    MAIL_VERSION);
+	/* Deferred: IMMEDIATE would take the index's write lock too. */
+	if ((rc = mail_exec(st, "BEGIN", err)) == MLQ_OK) {
+		for (i = 0; rc == MLQ_OK && i < MLQ__ARRAY_SIZE(sql); i++)
+			rc = mail_exec(st, sql[i], err);
+		if (rc == MLQ_OK && done)
+			rc = mail_exec(st, pragma, err);
+		if (rc == MLQ_OK)
+			rc = mail_exec(st, "COMMIT", err);
+		if (rc != MLQ_OK)
+			sqlite3_exec(st->mail, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_exec(st->mail, "DETACH DATABASE idx", NULL, NULL, NULL);
+	return rc;
+}
+
+/* Brings a mail file made before MAIL_VERSION up to it. */
+static enum mlq_status
+mail_upgrade(struct mlq_store *st, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int v;
+
+	if ((v = mail_version(st)) < 0)
+		return mail_fail(st, err, "read the mail file's version");
+	if (v > MAIL_VERSION)
+		return mlq_err_set(err, MLQ_EDB,
+		    "mail file version %d is newer than this mlq (%d)", v,
+		    MAIL_VERSION);
+	if (v == MAIL_VERSION)
+		return MLQ_OK;
+	if ((rc = mail_exec(st, "BEGIN IMMEDIATE", err)) != MLQ_OK)
+		return rc;
+	/* A file from before added: the column is missing. */
+	if (sqlite3_prepare_v2(st->mail, "SELECT added FROM mail", -1, &s,
+		NULL) == SQLITE_OK)
+		sqlite3_finalize(s);
+	else
+		rc = mail_exec(st, "ALTER TABLE mail ADD COLUMN added INTEGER",
+		    err);
+	if (rc == MLQ_OK)
+		rc = mail_exec(st,
+		    /* Rowid order is the order a message's lists came in. */
+		    "CREATE TABLE IF NOT EXISTS mail_list (id INTEGER NOT NULL, "
+		    "list TEXT NOT NULL, UNIQUE (id, list))",
+		    err);
+	if (rc == MLQ_OK)
+		rc = mail_exec(st, "COMMIT", err);
+	if (rc != MLQ_OK) {
+		sqlite3_exec(st->mail, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return mail_fill(st, true, err);
 }
 
 static enum mlq_status
@@ -90,11 +206,13 @@ mail_open(struct mlq_store *st, struct mlq_err *err)
 		    MLQ_OK ||
 		(rc = mail_exec(st, "PRAGMA synchronous = FULL", err)) !=
 		    MLQ_OK ||
-		/* id is msg.id; data the deflated mail, len inflated. */
+		/* id is msg.id; data the deflated mail, len inflated;
+		 * added as msg.added. */
 		(rc = mail_exec(st,
 		     "CREATE TABLE IF NOT EXISTS mail (id INTEGER PRIMARY KEY, "
-		     "data BLOB NOT NULL, len INTEGER NOT NULL)",
-		     err)) != MLQ_OK))
+		     "data BLOB NOT NULL, len INTEGER NOT NULL, added INTEGER)",
+		     err)) != MLQ_OK ||
+		(rc = mail_upgrade(st, err)) != MLQ_OK))
 		goto out;
 	mlq_buf_reset(&path);
 	mlq_buf_addf(&path, "PRAGMA cache_size = -%u",
@@ -117,7 +235,10 @@ mlq__mail_close(struct mlq_store *st)
 {
 	sqlite3_finalize(st->mail_put);
 	sqlite3_finalize(st->mail_get);
+	sqlite3_finalize(st->mail_lists_del);
+	sqlite3_finalize(st->mail_list_add);
 	st->mail_put = st->mail_get = NULL;
+	st->mail_lists_del = st->mail_list_add = NULL;
 	sqlite3_close(st->mail);
 	st->mail = NULL;
 	st->mail_tx = false;
@@ -152,31 +273,79 @@ mail_begin(struct mlq_store *st, struct mlq_err *err)
 	return rc;
 }
 
-enum mlq_status
-mlq__mail_put(struct mlq_store *st, int64_t id, const void *z, size_t zlen,
-    size_t len, struct mlq_err *err)
+/* The mail file open for writing, in the batch's transaction if any. */
+static enum mlq_status
+mail_write(struct mlq_store *st, struct mlq_err *err)
 {
-	sqlite3_stmt *s;
 	enum mlq_status rc;
-	int step;
 
 	if ((rc = mail_open(st, err)) != MLQ_OK ||
 	    (st->in_tx && (rc = mail_begin(st, err)) != MLQ_OK))
 		return rc;
-	/* OR REPLACE: a row under this id is left from a batch whose index
-	 * never committed (see the top). */
+	return MLQ_OK;
+}
+
+static enum mlq_status
+mail_step(struct mlq_store *st, sqlite3_stmt *s, const char *what,
+    struct mlq_err *err)
+{
+	int step = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (step != SQLITE_DONE)
+		return mail_fail(st, err, what);
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq__mail_put(struct mlq_store *st, int64_t id, const void *z, size_t zlen,
+    size_t len, int64_t added, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	if ((rc = mail_write(st, err)) != MLQ_OK)
+		return rc;
+	/* OR REPLACE, and its lists go: a row under this id is left from a
+	 * batch whose index never committed (see the top). */
 	s = mail_stmt(st, &st->mail_put,
-	    "INSERT OR REPLACE INTO mail(id, data, len) VALUES (?, ?, ?)", err);
+	    "INSERT OR REPLACE INTO mail(id, data, len, added) "
+	    "VALUES (?, ?, ?, ?)", err);
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_blob(s, 2, z, (int)zlen, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, (int64_t)len);
-	step = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (step != SQLITE_DONE)
-		return mail_fail(st, err, "store mail");
-	return MLQ_OK;
+	if (added > 0)
+		sqlite3_bind_int64(s, 4, added);
+	else
+		sqlite3_bind_null(s, 4);
+	if ((rc = mail_step(st, s, "store mail", err)) != MLQ_OK)
+		return rc;
+	s = mail_stmt(st, &st->mail_lists_del,
+	    "DELETE FROM mail_list WHERE id = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	return mail_step(st, s, "store mail", err);
+}
+
+enum mlq_status
+mlq__mail_add_list(struct mlq_store *st, int64_t id, const char *list,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	if ((rc = mail_write(st, err)) != MLQ_OK)
+		return rc;
+	s = mail_stmt(st, &st->mail_list_add,
+	    "INSERT OR IGNORE INTO mail_list(id, list) VALUES (?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, list, -1, SQLITE_STATIC);
+	return mail_step(st, s, "record the list", err);
 }
 
 enum mlq_status
@@ -280,7 +449,7 @@ mlq__mail_migrate(struct mlq_store *st, bool *moved, struct mlq_err *err)
 		if ((rc = mlq__mail_put(st, sqlite3_column_int64(s, 0),
 			 sqlite3_column_blob(s, 1),
 			 (size_t)sqlite3_column_bytes(s, 1),
-			 (size_t)sqlite3_column_int64(s, 2), err)) != MLQ_OK)
+			 (size_t)sqlite3_column_int64(s, 2), 0, err)) != MLQ_OK)
 			break;
 	}
 	if (step == SQLITE_DONE)
@@ -290,5 +459,112 @@ mlq__mail_migrate(struct mlq_store *st, bool *moved, struct mlq_err *err)
 	sqlite3_finalize(s);
 	if (rc != MLQ_OK)
 		mlq__mail_rollback(st);
+	/* When each was stored and its lists, from the index as it is. */
+	if (rc == MLQ_OK && *moved)
+		rc = mail_fill(st, false, err);
+	return rc;
+}
+
+/* ---- reindex support ---- */
+
+/* Every row of mail (joined to the attached index's msg when indexed). */
+static enum mlq_status
+each_mail(sqlite3 *mail, bool indexed, mlq__raw_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	static const char *const none[] = { NULL };
+	const char *const *lists;
+	char *list[16];
+	sqlite3_stmt *s = NULL, *l = NULL;
+	enum mlq_status rc = MLQ_OK;
+	size_t n;
+	int step = SQLITE_DONE;
+	bool stop = false;
+
+	if (sqlite3_prepare_v2(mail, indexed ?
+		"SELECT mail.id, mail.data, mail.len, mail.added FROM mail "
+		"JOIN idx.msg m ON m.id = mail.id ORDER BY mail.id" :
+		"SELECT id, data, len, added FROM mail ORDER BY id",
+		-1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(mail,
+		"SELECT list FROM mail_list WHERE id = ? ORDER BY rowid", -1, &l,
+		NULL) != SQLITE_OK)
+		goto fail;
+	while (!stop && (step = sqlite3_step(s)) == SQLITE_ROW) {
+		sqlite3_bind_int64(l, 1, sqlite3_column_int64(s, 0));
+		/* Row text dies at the next step: the names are copied. */
+		n = 0;
+		while (rc == MLQ_OK && n + 1 < MLQ__ARRAY_SIZE(list) &&
+		    sqlite3_step(l) == SQLITE_ROW)
+			if ((list[n] = strdup(
+				 (const char *)sqlite3_column_text(l, 0))) != NULL)
+				n++;
+			else
+				rc = mlq_err_set(err, MLQ_ENOMEM,
+				    "out of memory");
+		list[n] = NULL;
+		sqlite3_reset(l);
+		lists = n ? (const char *const *)list : none;
+		/* The stored bytes: the parse workers inflate them. */
+		if (rc == MLQ_OK)
+			stop = fn(sqlite3_column_int64(s, 0),
+			    sqlite3_column_blob(s, 1),
+			    (size_t)sqlite3_column_bytes(s, 1),
+			    (size_t)sqlite3_column_int64(s, 2),
+			    sqlite3_column_int64(s, 3), lists, arg) != 0;
+		while (n > 0)
+			free(list[--n]);
+		if (rc != MLQ_OK)
+			break;
+	}
+	if (rc != MLQ_OK || stop || step == SQLITE_DONE)
+		goto out;
+fail:
+	rc = mlq_err_set(err, MLQ_EDB, "read mail: mail database: %s",
+	    sqlite3_errmsg(mail));
+out:
+	sqlite3_finalize(l);
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* The first message of the attached index with no mail, or 0. */
+static int64_t
+first_without_mail(sqlite3 *mail)
+{
+	sqlite3_stmt *s;
+	int64_t id = -1;
+
+	if (sqlite3_prepare_v2(mail,
+		"SELECT coalesce(min(m.id), 0) FROM idx.msg m WHERE NOT EXISTS "
+		"(SELECT 1 FROM mail WHERE mail.id = m.id)",
+		-1, &s, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return id;
+}
+
+enum mlq_status
+mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	enum mlq_status rc;
+	int64_t missing;
+
+	if ((rc = mail_open(st, err)) != MLQ_OK ||
+	    (rc = mail_attach_index(st, err)) != MLQ_OK)
+		return rc;
+	/* A message the index names but whose mail is gone is not dropped
+	 * without a word. */
+	if ((missing = first_without_mail(st->mail)) != 0)
+		rc = missing < 0 ? mail_fail(st, err, "read mail") :
+		    mlq_err_set(err, MLQ_EDB,
+			"message %lld: its mail is not stored",
+			(long long)missing);
+	else
+		rc = each_mail(st->mail, true, fn, arg, err);
+	sqlite3_exec(st->mail, "DETACH DATABASE idx", NULL, NULL, NULL);
 	return rc;
 }

@@ -350,9 +350,11 @@ list_id(struct mlq_store *st, const char *name, int64_t *id,
 	return MLQ_OK;
 }
 
+/* Records msg under list, in the mail file too unless m is a rebuilt
+ * message (whose mail file has it already). */
 static enum mlq_status
-add_to_list(struct mlq_store *st, int64_t msg, const char *list,
-    struct mlq_err *err)
+add_to_list(struct mlq_store *st, int64_t msg, const struct mlq_msg *m,
+    const char *list, struct mlq_err *err)
 {
 	sqlite3_stmt *s;
 	int64_t lid;
@@ -368,7 +370,12 @@ add_to_list(struct mlq_store *st, int64_t msg, const char *list,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, msg);
 	sqlite3_bind_int64(s, 2, lid);
-	return mlq__store_step_done(st, s, err, "add message to list");
+	if ((rc = mlq__store_step_done(st, s, err, "add message to list")) !=
+	    MLQ_OK)
+		return rc;
+	if (m->stored_id > 0)
+		return MLQ_OK;
+	return mlq__mail_add_list(st, msg, list, err);
 }
 
 /* "linux-nfs.vger.kernel.org" names the list "linux-nfs". */
@@ -698,6 +705,7 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	enum mlq_status rc;
 	int kind = msg_kind(m);
 	unsigned own = m->tags;
+	int64_t added;
 
 	if (m->subj.revert_depth > 0 || (m->body && strstr(m->body,
 	    "This reverts commit ") != NULL && kind != 0))
@@ -743,13 +751,14 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	sqlite3_bind_int(s, 21, (int)own);
 	sqlite3_bind_int(s, 22, (int)own);
 	sqlite3_bind_int(s, 23, kind ? MLQ_STATE_PENDING : MLQ_STATE_NONE);
-	sqlite3_bind_int64(s, 24, m->added ? m->added : (int64_t)time(NULL));
+	added = m->added ? m->added : (int64_t)time(NULL);
+	sqlite3_bind_int64(s, 24, added);
 	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);
 	if (m->stored_id == 0 &&
 	    (rc = mlq__mail_put(st, *id, m->zraw, m->zraw_len, m->raw_len,
-		 err)) != MLQ_OK)
+		 added, err)) != MLQ_OK)
 		return rc;
 	return add_tags(st, *id, own, err);
 }
@@ -766,12 +775,12 @@ mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
 		list = list_from_id(&st->scratch[2], m->list_id);
 	rc = find_msg(st, m->msgid, &id, err);
 	if (rc == MLQ_OK)
-		return add_to_list(st, id, list, err);
+		return add_to_list(st, id, m, list, err);
 	if (rc != MLQ_NOTFOUND)
 		return rc;
 	if ((rc = insert_msg(st, m, &id, err)) != MLQ_OK ||
 	    (rc = thread_link(st, id, m, err)) != MLQ_OK ||
-	    (rc = add_to_list(st, id, list, err)) != MLQ_OK ||
+	    (rc = add_to_list(st, id, m, list, err)) != MLQ_OK ||
 	    (rc = add_addrs(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_files(st, id, m, err)) != MLQ_OK ||
 	    (rc = add_trailers(st, id, m, err)) != MLQ_OK ||

@@ -31,8 +31,10 @@ snapshot() {
 }
 sqlite3 "$MLQ_DB" "INSERT INTO source(name, url, kind, cursor, ingested)
     VALUES ('widget', 'https://lists.example.org/widget/', 'http', 'c-42', 41)"
-# When each message was stored cannot be derived: old, distinct times.
+# When each message was stored cannot be derived: old, distinct times,
+# kept with the mail (and in the index, for the snapshot).
 sqlite3 "$MLQ_DB" "UPDATE msg SET added = 1500000000 + 7 * id"
+sqlite3 "$MLQ_DB-mail" "UPDATE mail SET added = 1500000000 + 7 * id"
 snapshot >"$TMP/before"
 stored=$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')
 mails() { # every message's mail as mlq gives it back, by Message-Id
