@@ -164,6 +164,8 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	rc = mlq_ingest_sync(run.ing, NULL, NULL, &err);
 	mlq_ingest_stats(run.ing, &s);
 	mlq_ingest_free(run.ing);
+	if (rc == MLQ_OK)
+		rc = mlq_store_sync(cli->st, &err);
 	if (run.progress)
 		fputs("\r\033[K", stderr);
 	if (rc != MLQ_OK) {

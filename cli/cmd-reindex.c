@@ -57,6 +57,10 @@ cmd_reindex_exec(struct cli *cli, int argc, char **argv)
 	if (mlq_reindex(cli->db_path, (int)jobs, &rs, &err) != MLQ_OK)
 		return cli_fail(&err);
 	secs = now_seconds() - t0;
+	if (rs.torn)
+		fprintf(stderr, "mlq: reindex: the system went down during an "
+		    "import: rebuilt from the mail file%s\n", rs.meta_lost ?
+		    "; its sources and digests sent could not be read" : "");
 	printf("reindexed %llu messages in %.2f s (%.0f msgs/s)\n",
 	    (unsigned long long)rs.stored, secs,
 	    secs > 0 ? (double)rs.stored / secs : 0.0);

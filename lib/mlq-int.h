@@ -125,6 +125,18 @@ typedef int (*mlq__raw_fn)(int64_t id, const void *zraw, size_t zlen,
     size_t len, int64_t added, const char *const *lists, void *arg);
 enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
     void *arg, struct mlq_err *err);
+/* The same over every row of the mail file of the index at path, for an
+ * index that cannot be read. */
+enum mlq_status mlq__mail_each_file(const char *path, mlq__raw_fn fn,
+    void *arg, struct mlq_err *err);
+/*
+ * Unsynced bulk writes (store-sync.c).  mlq__sync_check fails (MLQ_EDB)
+ * when a bulk writer's marker names another boot than this one: the index
+ * at path may be torn.  mlq__sync_forget removes such markers once the
+ * index at path has been replaced.
+ */
+enum mlq_status mlq__sync_check(const char *path, struct mlq_err *err);
+void mlq__sync_forget(const char *path);
 /*
  * Copies what a rebuild cannot re-derive from the mail of the database at
  * old_path into st: source rows (cursors, counts, errors) and the digests

@@ -397,11 +397,15 @@ struct mlq_store;
 enum mlq_store_mode {
 	MLQ_STORE_READ = 0,
 	MLQ_STORE_WRITE = 1, /* creates and migrates the database */
+	/* A writer that syncs only at mlq_store_sync or close: mlq import. */
+	MLQ_STORE_BULK = 2,
 };
 
 enum mlq_status mlq_store_open(const char *path, enum mlq_store_mode mode,
     struct mlq_store **out, struct mlq_err *err);
 void mlq_store_close(struct mlq_store *st);
+/* Makes a bulk writer's writes so far durable (a no-op for the others). */
+enum mlq_status mlq_store_sync(struct mlq_store *st, struct mlq_err *err);
 
 /* One BEGIN IMMEDIATE ... COMMIT per batch. */
 enum mlq_status mlq_store_begin(struct mlq_store *st, struct mlq_err *err);
@@ -647,6 +651,8 @@ struct mlq_reindex_stats {
 	uint64_t messages; /* stored messages read back */
 	uint64_t stored;   /* messages in the rebuilt database */
 	uint64_t rejected; /* messages that no longer parse */
+	bool torn;         /* rebuilt from the mail file alone (see below) */
+	bool meta_lost;    /* and its sources and digests could not be read */
 };
 
 /*
@@ -659,6 +665,10 @@ struct mlq_reindex_stats {
  * write-locked throughout, so mlqd must not run: when another process
  * still has it open at the end, MLQ_EIO and the old file stays.  When a
  * message no longer parses, nothing is replaced: MLQ_EINPUT names it.
+ * An index the system went down under while an import wrote it unsynced
+ * is not read: every message of the mail file is, with the lists and
+ * times stored there (torn), and sources and digests are copied if they
+ * can be (else meta_lost).
  */
 enum mlq_status mlq_reindex(const char *path, int workers,
     struct mlq_reindex_stats *out, struct mlq_err *err);

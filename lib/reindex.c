@@ -5,7 +5,12 @@
  * place) reuses the parallel pipeline and the writer's code unchanged,
  * costs no more than an import, and leaves the old database whole on any
  * failure.  The mail file (PATH-mail) is only read: every message keeps
- * the id its mail is stored under.
+ * the id its mail is stored under, and the lists and times it holds.
+ *
+ * An index that an import left unsynced when the system went down may be
+ * torn (store-sync.c): it is not opened at all, but rebuilt from every
+ * message of the mail file, and its sources and digests are copied if
+ * they can still be read.
  */
 #include "config.h"
 
@@ -86,26 +91,36 @@ mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
 	struct mlq_store *old = NULL, *fresh = NULL;
 	struct mlq_ingest_opts opts;
 	struct mlq_ingest_stats is;
+	struct mlq_err why;
 	struct reindex r;
 	enum mlq_status rc;
-	char tmp[4200], wal[4200];
+	bool torn;
+	char tmp[4200], wal[4200], shm[4200];
 
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
 	r.err = err;
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.reindex", path) >=
 		sizeof(tmp) ||
-	    (size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal))
+	    (size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal) ||
+	    (size_t)snprintf(shm, sizeof(shm), "%s-shm", path) >= sizeof(shm))
 		return mlq_err_set(err, MLQ_EUSAGE, "reindex: path too long");
 	if (!exists(path))
 		return mlq_err_set(err, MLQ_EIO, "reindex '%s': %s", path,
 		    strerror(ENOENT));
+	mlq_err_clear(&why);
+	torn = mlq__sync_check(path, &why) != MLQ_OK;
+	out->torn = torn;
 	/* Migrated, and write-locked until the new file replaces it. */
-	if ((rc = mlq_store_open(path, MLQ_STORE_WRITE, &old, err)) != MLQ_OK ||
-	    (rc = mlq_store_begin(old, err)) != MLQ_OK)
+	if (!torn &&
+	    ((rc = mlq_store_open(path, MLQ_STORE_WRITE, &old, err)) !=
+		    MLQ_OK ||
+		(rc = mlq_store_begin(old, err)) != MLQ_OK))
 		goto out;
+	/* A rebuild the system went down under leaves nothing to keep. */
 	remove_db(tmp);
-	if ((rc = mlq_store_open(tmp, MLQ_STORE_WRITE, &fresh, err)) != MLQ_OK)
+	mlq__sync_forget(tmp);
+	if ((rc = mlq_store_open(tmp, MLQ_STORE_BULK, &fresh, err)) != MLQ_OK)
 		goto out;
 	memset(&opts, 0, sizeof(opts));
 	opts.workers = workers;
@@ -113,7 +128,8 @@ mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
 	opts.arg = &r;
 	if ((rc = mlq_ingest_new(fresh, &opts, &r.ing, err)) != MLQ_OK)
 		goto out;
-	rc = mlq__store_each_raw(old, feed, &r, err);
+	rc = torn ? mlq__mail_each_file(path, feed, &r, err) :
+		    mlq__store_each_raw(old, feed, &r, err);
 	if (rc == MLQ_OK)
 		rc = r.rc;
 	if (rc == MLQ_OK)
@@ -133,14 +149,29 @@ mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
 		    r.first_reject);
 		goto out;
 	}
-	if ((rc = mlq__store_copy_meta(fresh, path, err)) != MLQ_OK)
+	/* From a torn index, what can still be read of them. */
+	if ((rc = mlq__store_copy_meta(fresh, path, err)) != MLQ_OK) {
+		if (!torn)
+			goto out;
+		out->meta_lost = true;
+		mlq_err_clear(err);
+	}
+	if ((rc = mlq_store_sync(fresh, err)) != MLQ_OK)
 		goto out;
 	/* Both closed: the new file checkpointed, the old one released. */
 	mlq_store_close(fresh);
 	fresh = NULL;
-	mlq_store_rollback(old);
-	mlq_store_close(old);
-	old = NULL;
+	if (old != NULL) {
+		mlq_store_rollback(old);
+		mlq_store_close(old);
+		old = NULL;
+	}
+	/* A torn index's WAL is no one's: left, it would be replayed over
+	 * the new file. */
+	if (torn) {
+		unlink(wal);
+		unlink(shm);
+	}
 	if (exists(wal)) {
 		rc = mlq_err_set(err, MLQ_EIO,
 		    "reindex '%s': the database is open elsewhere (stop mlqd), "
@@ -153,6 +184,8 @@ mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
 		    strerror(errno));
 		goto out;
 	}
+	if (torn)
+		mlq__sync_forget(path);
 	return MLQ_OK;
 out:
 	mlq_store_close(fresh);

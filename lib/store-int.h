@@ -108,11 +108,17 @@ struct mlq_store {
 	struct text_row *text;
 	size_t ntext, text_cap;
 	struct mlq_buf text_bytes;
+	/* A bulk writer's marker (store-sync.c) while its writes are unsynced. */
+	bool unsynced;
+	struct mlq_buf marker;
 };
 
 /* The statement for slot, prepared from sql on first use; NULL on error. */
 sqlite3_stmt *mlq__store_stmt(struct mlq_store *st, enum store_stmt slot,
     const char *sql, struct mlq_err *err);
+/* Runs sql on the index; a failure is MLQ_EDB naming sql. */
+enum mlq_status mlq__store_exec(struct mlq_store *st, const char *sql,
+    struct mlq_err *err);
 /* Records a SQLite failure as MLQ_EDB with what was being done. */
 enum mlq_status mlq__store_fail(struct mlq_store *st, struct mlq_err *err,
     const char *what);
@@ -154,6 +160,14 @@ enum mlq_status mlq__mail_get(struct mlq_store *st, int64_t id,
 enum mlq_status mlq__mail_migrate(struct mlq_store *st, bool *moved,
     struct mlq_err *err);
 void mlq__mail_close(struct mlq_store *st);
+/*
+ * Unsynced bulk writes (store-sync.c; the checks are in mlq-int.h).
+ * mlq__sync_begin leaves st's marker and turns its syncs off;
+ * mlq__sync_end makes st's writes durable, then removes it.
+ */
+enum mlq_status mlq__sync_begin(struct mlq_store *st, const char *path,
+    struct mlq_err *err);
+enum mlq_status mlq__sync_end(struct mlq_store *st, struct mlq_err *err);
 /*
  * The free-text index (store-text.c).  Its rowid is a message's day (0
  * for no date, then 1 up, growing with the date) times 2^32 plus the

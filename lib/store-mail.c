@@ -3,8 +3,8 @@
  * their own beside the index (PATH-mail for the database PATH), keyed by
  * the message's row id, with what a rebuild cannot read from the mail
  * itself: when it was stored and the lists it was recorded under.  So
- * `mlq reindex` needs nothing of the old index but which messages it
- * holds, its sources and its digests.
+ * `mlq reindex` needs nothing of the old index but its sources and
+ * digests, and a damaged index can be rebuilt.
  *
  * Why apart: the mail is three quarters of the bytes.  Interleaved with
  * the indexes it spread every index over a file that at ten times
@@ -566,5 +566,45 @@ mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn, void *arg,
 	else
 		rc = each_mail(st->mail, true, fn, arg, err);
 	sqlite3_exec(st->mail, "DETACH DATABASE idx", NULL, NULL, NULL);
+	return rc;
+}
+
+enum mlq_status
+mlq__mail_each_file(const char *path, mlq__raw_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	struct mlq_buf name;
+	sqlite3 *mail = NULL;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int v = -1;
+
+	mlq_buf_init(&name);
+	mlq_buf_addf(&name, "%s-mail", path);
+	if (name.oom)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	/* Read-write only so that closing it checkpoints its WAL away. */
+	if (sqlite3_open_v2(name.data, &mail,
+		SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		rc = mlq_err_set(err, MLQ_EDB, "mail database '%s': %s",
+		    name.data, mail ? sqlite3_errmsg(mail) : "cannot open");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(mail, "PRAGMA user_version", -1, &s, NULL) ==
+	    SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			v = sqlite3_column_int(s, 0);
+		sqlite3_finalize(s);
+	}
+	/* Older files keep lists and times in the index only. */
+	if (v != MAIL_VERSION)
+		rc = mlq_err_set(err, MLQ_EDB,
+		    "mail database '%s': version %d, not %d: the index cannot "
+		    "be rebuilt from it alone", name.data, v, MAIL_VERSION);
+	else
+		rc = each_mail(mail, false, fn, arg, err);
+out:
+	sqlite3_close(mail);
+	mlq_buf_release(&name);
 	return rc;
 }

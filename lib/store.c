@@ -83,8 +83,8 @@ mlq__store_stmt(struct mlq_store *st, enum store_stmt slot, const char *sql,
 	return st->stmt[slot];
 }
 
-static enum mlq_status
-store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
+enum mlq_status
+mlq__store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, sql);
@@ -138,7 +138,7 @@ set_wal_limit(struct mlq_store *st, struct mlq_err *err)
 		return rc;
 	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %lld",
 	    (long long)(MLQ_STORE_WAL_BYTES / page));
-	return store_exec(st, sql, err);
+	return mlq__store_exec(st, sql, err);
 }
 
 enum mlq_status
@@ -152,6 +152,8 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	char mmap_pragma[64], cache_pragma[64], page_pragma[64];
 
 	*out = NULL;
+	if ((rc = mlq__sync_check(path, err)) != MLQ_OK)
+		return rc;
 	snprintf(mmap_pragma, sizeof(mmap_pragma), "PRAGMA mmap_size = %lld",
 	    (long long)MLQ_STORE_MMAP_BYTES);
 	snprintf(cache_pragma, sizeof(cache_pragma), "PRAGMA cache_size = -%u",
@@ -164,7 +166,7 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
 		mlq_buf_init(&st->scratch[i]);
 	mlq_buf_init(&st->text_bytes);
-	st->writable = mode == MLQ_STORE_WRITE;
+	st->writable = mode != MLQ_STORE_READ;
 	flags = st->writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
 			       SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX,
@@ -178,19 +180,21 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	sqlite3_busy_timeout(st->db, 10000);
 	sqlite3_extended_result_codes(st->db, 1);
 	if ((st->writable &&
-		((rc = store_exec(st, page_pragma, err)) !=
+		((rc = mlq__store_exec(st, page_pragma, err)) !=
 			MLQ_OK ||
-		    (rc = store_exec(st, "PRAGMA journal_mode = WAL", err)) !=
+		    (rc = mlq__store_exec(st, "PRAGMA journal_mode = WAL", err)) !=
 			MLQ_OK ||
-		    (rc = store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
+		    (rc = mlq__store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
 			MLQ_OK ||
 		    (rc = set_wal_limit(st, err)) != MLQ_OK)) ||
-	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
-	    (rc = store_exec(st, cache_pragma, err)) != MLQ_OK ||
+	    (rc = mlq__store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
+	    (rc = mlq__store_exec(st, cache_pragma, err)) != MLQ_OK ||
 	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK ||
-	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
+	    (rc = mlq__store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
 	    (!st->writable &&
-		(rc = store_exec(st, mmap_pragma, err)) != MLQ_OK)) {
+		(rc = mlq__store_exec(st, mmap_pragma, err)) != MLQ_OK) ||
+	    (mode == MLQ_STORE_BULK &&
+		(rc = mlq__sync_begin(st, path, err)) != MLQ_OK)) {
 		mlq_store_close(st);
 		return rc;
 	}
@@ -254,12 +258,15 @@ mlq__store_wal_pages(struct mlq_store *st)
 void
 mlq_store_close(struct mlq_store *st)
 {
+	struct mlq_err err;
 	size_t i;
 
 	if (st == NULL)
 		return;
 	if (st->in_tx)
 		mlq_store_rollback(st);
+	/* What committed is kept; failing, the marker stays. */
+	(void)mlq__sync_end(st, &err);
 	for (i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	for (i = 0; i < MLQ__ARRAY_SIZE(st->scratch); i++)
@@ -267,8 +274,15 @@ mlq_store_close(struct mlq_store *st)
 	mlq__review_release(st);
 	mlq__text_release(st);
 	mlq__mail_close(st);
+	mlq_buf_release(&st->marker);
 	sqlite3_close(st->db);
 	free(st);
+}
+
+enum mlq_status
+mlq_store_sync(struct mlq_store *st, struct mlq_err *err)
+{
+	return mlq__sync_end(st, err);
 }
 
 enum mlq_status
@@ -276,7 +290,7 @@ mlq_store_begin(struct mlq_store *st, struct mlq_err *err)
 {
 	enum mlq_status rc;
 
-	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err)) == MLQ_OK)
+	if ((rc = mlq__store_exec(st, "BEGIN IMMEDIATE", err)) == MLQ_OK)
 		st->in_tx = true;
 	return rc;
 }
@@ -293,7 +307,7 @@ mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
 		mlq_store_rollback(st);
 		return rc;
 	}
-	rc = store_exec(st, "COMMIT", err);
+	rc = mlq__store_exec(st, "COMMIT", err);
 	if (rc != MLQ_OK)
 		mlq_store_rollback(st);
 	st->in_tx = false;

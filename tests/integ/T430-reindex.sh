@@ -35,6 +35,7 @@ sqlite3 "$MLQ_DB" "INSERT INTO source(name, url, kind, cursor, ingested)
 # kept with the mail (and in the index, for the snapshot).
 sqlite3 "$MLQ_DB" "UPDATE msg SET added = 1500000000 + 7 * id"
 sqlite3 "$MLQ_DB-mail" "UPDATE mail SET added = 1500000000 + 7 * id"
+is "$(ls "$TMP" | grep -c -- '-unsynced-')" 0 "an import that ended leaves no marker"
 snapshot >"$TMP/before"
 stored=$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')
 mails() { # every message's mail as mlq gives it back, by Message-Id
