@@ -1,8 +1,8 @@
 /*
  * Bulk writes without syncs.  `mlq import` and `mlq reindex` write the
  * index with synchronous=OFF and make it durable once, as they finish:
- * at ten times linux-nfs the syncs of SQLite's checkpoints cost a tenth
- * of an import, and nothing the 1x import pays (see README, Performance).
+ * the syncs of SQLite's checkpoints cost a tenth of an import of ten
+ * times linux-nfs and little of one of linux-nfs (README, Performance).
  *
  * A process that dies leaves its writes with the kernel, which loses
  * nothing; a system that goes down may leave the index file torn.  So a
@@ -28,21 +28,27 @@
 #define MARKER "-unsynced-"
 #define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
 
-/* This boot's id (Linux); false where the system has none. */
+/* The first line of the file at path, without its newline. */
 static bool
-boot_id(char *out, size_t size)
+read_line(const char *path, char *buf, size_t size)
 {
 	FILE *f;
 	bool ok;
 
-	if ((f = fopen(BOOT_ID_FILE, "r")) == NULL)
+	if ((f = fopen(path, "r")) == NULL)
 		return false;
-	ok = fgets(out, (int)size, f) != NULL;
+	ok = fgets(buf, (int)size, f) != NULL;
 	fclose(f);
-	if (!ok)
-		return false;
-	out[strcspn(out, "\n")] = '\0';
-	return *out != '\0';
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/* This boot's id (Linux); false where the system has none. */
+static bool
+boot_id(char *out, size_t size)
+{
+	return read_line(BOOT_ID_FILE, out, size) && *out != '\0';
 }
 
 /* The directory and file name of path, split into dir and base. */
@@ -61,6 +67,7 @@ split_path(const char *path, struct mlq_buf *dir, const char **base)
 	}
 }
 
+/* fsync(2) of path; one that is not there has nothing to sync. */
 static int
 sync_path(const char *path, int flags)
 {
@@ -73,20 +80,20 @@ sync_path(const char *path, int flags)
 	return rc;
 }
 
-/* A marker's boot id, read into buf; false when it cannot be read. */
-static bool
-read_marker(const char *path, char *buf, size_t size)
+/* Syncs the directory path is in, so that names made or removed stay. */
+static int
+sync_dir_of(const char *path)
 {
-	FILE *f;
-	bool ok;
+	struct mlq_buf dir;
+	const char *base;
+	int rc = -1;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return false;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	mlq_buf_init(&dir);
+	split_path(path, &dir, &base);
+	if (!dir.oom)
+		rc = sync_path(dir.data, O_RDONLY | O_DIRECTORY);
+	mlq_buf_release(&dir);
+	return rc;
 }
 
 /*
@@ -128,7 +135,7 @@ each_marker(const char *path, marker_fn fn, void *arg)
 		mlq_buf_addf(&file, "%s/%s", dir.data, e->d_name);
 		if (file.oom)
 			continue;
-		if (!read_marker(file.data, boot, sizeof(boot)))
+		if (!read_line(file.data, boot, sizeof(boot)))
 			boot[0] = '\0';
 		rc = fn(file.data, boot, pid, arg);
 	}
@@ -175,10 +182,8 @@ mlq__sync_check(const char *path, struct mlq_err *err)
 enum mlq_status
 mlq__sync_begin(struct mlq_store *st, const char *path, struct mlq_err *err)
 {
-	struct mlq_buf dir;
-	const char *base;
 	char boot[64];
-	int fd;
+	int fd, e;
 	size_t n;
 
 	/* No boot id, no way to tell a later boot: stay synced. */
@@ -188,32 +193,31 @@ mlq__sync_begin(struct mlq_store *st, const char *path, struct mlq_err *err)
 	mlq_buf_addf(&st->marker, "%s" MARKER "%ld", path, (long)getpid());
 	if (st->marker.oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	fd = open(st->marker.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644);
 	n = strlen(boot);
 	boot[n++] = '\n';
-	if (fd < 0 || write(fd, boot, n) != (ssize_t)n || fsync(fd) != 0) {
-		if (fd >= 0)
-			close(fd);
-		unlink(st->marker.data);
-		mlq_buf_release(&st->marker);
-		return mlq_err_set(err, MLQ_EIO, "database '%s': %s", path,
-		    strerror(errno));
+	fd = open(st->marker.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644);
+	if (fd < 0)
+		goto fail;
+	errno = EIO; /* a short write sets none */
+	if (write(fd, boot, n) != (ssize_t)n || fsync(fd) != 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		goto fail;
 	}
 	close(fd);
 	/* The marker's name must be on disk before any unsynced page. */
-	mlq_buf_init(&dir);
-	split_path(path, &dir, &base);
-	if (dir.oom || sync_path(dir.data, O_RDONLY | O_DIRECTORY) != 0) {
-		mlq_buf_release(&dir);
-		unlink(st->marker.data);
-		mlq_buf_release(&st->marker);
-		return mlq_err_set(err, MLQ_EIO, "database '%s': sync: %s",
-		    path, strerror(errno));
-	}
-	mlq_buf_release(&dir);
+	if (sync_dir_of(path) != 0)
+		goto fail;
 	st->unsynced = true;
 	return mlq__store_exec(st, "PRAGMA synchronous = OFF", err);
+fail:
+	e = errno;
+	unlink(st->marker.data);
+	mlq_buf_release(&st->marker);
+	return mlq_err_set(err, MLQ_EIO, "database '%s': marker: %s", path,
+	    strerror(e));
 }
 
 static int
@@ -228,18 +232,12 @@ drop_foreign(const char *file, const char *boot, long pid, void *arg)
 void
 mlq__sync_forget(const char *path)
 {
-	struct mlq_buf dir;
-	const char *base;
 	char boot[64];
 
 	if (!boot_id(boot, sizeof(boot)))
 		return;
 	each_marker(path, drop_foreign, boot);
-	mlq_buf_init(&dir);
-	split_path(path, &dir, &base);
-	if (!dir.oom)
-		sync_path(dir.data, O_RDONLY | O_DIRECTORY);
-	mlq_buf_release(&dir);
+	sync_dir_of(path);
 }
 
 struct stale {
@@ -262,9 +260,9 @@ drop_stale(const char *file, const char *boot, long pid, void *arg)
 enum mlq_status
 mlq__sync_end(struct mlq_store *st, struct mlq_err *err)
 {
-	struct mlq_buf wal, dir;
+	struct mlq_buf wal;
 	struct stale s;
-	const char *path, *base;
+	const char *path;
 	char boot[64];
 	bool ok;
 
@@ -276,25 +274,20 @@ mlq__sync_end(struct mlq_store *st, struct mlq_err *err)
 	sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
 	    NULL, NULL);
 	mlq_buf_init(&wal);
-	mlq_buf_init(&dir);
 	mlq_buf_addf(&wal, "%s-wal", path);
-	split_path(path, &dir, &base);
-	ok = !wal.oom && !dir.oom && sync_path(wal.data, O_RDONLY) == 0 &&
+	ok = !wal.oom && sync_path(wal.data, O_RDONLY) == 0 &&
 	    sync_path(path, O_RDONLY) == 0;
-	if (ok) {
-		unlink(st->marker.data);
-		if (boot_id(boot, sizeof(boot))) {
-			s.boot = boot;
-			s.own = st->marker.data;
-			each_marker(path, drop_stale, &s);
-		}
-		sync_path(dir.data, O_RDONLY | O_DIRECTORY);
-	}
 	mlq_buf_release(&wal);
-	mlq_buf_release(&dir);
 	if (!ok)
 		return mlq_err_set(err, MLQ_EIO, "database '%s': sync: %s",
 		    path, strerror(errno));
+	unlink(st->marker.data);
+	if (boot_id(boot, sizeof(boot))) {
+		s.boot = boot;
+		s.own = st->marker.data;
+		each_marker(path, drop_stale, &s);
+	}
+	sync_dir_of(path);
 	st->unsynced = false;
 	mlq_buf_release(&st->marker);
 	return mlq__store_exec(st, "PRAGMA synchronous = NORMAL", err);
