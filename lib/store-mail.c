@@ -60,13 +60,14 @@ mail_path(struct mlq_store *st, struct mlq_buf *out)
 	return !out->oom;
 }
 
+/* A mail file's PRAGMA user_version; -1 when it cannot be read. */
 static int
-mail_version(struct mlq_store *st)
+mail_version(sqlite3 *mail)
 {
 	sqlite3_stmt *s;
 	int v = -1;
 
-	if (sqlite3_prepare_v2(st->mail, "PRAGMA user_version", -1, &s,
+	if (sqlite3_prepare_v2(mail, "PRAGMA user_version", -1, &s,
 		NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
@@ -138,7 +139,7 @@ mail_upgrade(struct mlq_store *st, struct mlq_err *err)
 	enum mlq_status rc;
 	int v;
 
-	if ((v = mail_version(st)) < 0)
+	if ((v = mail_version(st->mail)) < 0)
 		return mail_fail(st, err, "read the mail file's version");
 	if (v > MAIL_VERSION)
 		return mlq_err_set(err, MLQ_EDB,
@@ -575,9 +576,8 @@ mlq__mail_each_file(const char *path, mlq__raw_fn fn, void *arg,
 {
 	struct mlq_buf name;
 	sqlite3 *mail = NULL;
-	sqlite3_stmt *s;
 	enum mlq_status rc;
-	int v = -1;
+	int v;
 
 	mlq_buf_init(&name);
 	mlq_buf_addf(&name, "%s-mail", path);
@@ -590,14 +590,8 @@ mlq__mail_each_file(const char *path, mlq__raw_fn fn, void *arg,
 		    name.data, mail ? sqlite3_errmsg(mail) : "cannot open");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(mail, "PRAGMA user_version", -1, &s, NULL) ==
-	    SQLITE_OK) {
-		if (sqlite3_step(s) == SQLITE_ROW)
-			v = sqlite3_column_int(s, 0);
-		sqlite3_finalize(s);
-	}
 	/* Older files keep lists and times in the index only. */
-	if (v != MAIL_VERSION)
+	if ((v = mail_version(mail)) != MAIL_VERSION)
 		rc = mlq_err_set(err, MLQ_EDB,
 		    "mail database '%s': version %d, not %d: the index cannot "
 		    "be rebuilt from it alone", name.data, v, MAIL_VERSION);
