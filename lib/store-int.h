@@ -116,6 +116,9 @@ struct mlq_store {
 /* The statement for slot, prepared from sql on first use; NULL on error. */
 sqlite3_stmt *mlq__store_stmt(struct mlq_store *st, enum store_stmt slot,
     const char *sql, struct mlq_err *err);
+/* Runs sql on the index; a failure is MLQ_EDB naming sql. */
+enum mlq_status mlq__store_exec(struct mlq_store *st, const char *sql,
+    struct mlq_err *err);
 /* Records a SQLite failure as MLQ_EDB with what was being done. */
 enum mlq_status mlq__store_fail(struct mlq_store *st, struct mlq_err *err,
     const char *what);

@@ -28,14 +28,6 @@
 #define MARKER "-unsynced-"
 #define BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
 
-static enum mlq_status
-set_sync(struct mlq_store *st, const char *pragma, struct mlq_err *err)
-{
-	if (sqlite3_exec(st->db, pragma, NULL, NULL, NULL) != SQLITE_OK)
-		return mlq__store_fail(st, err, pragma);
-	return MLQ_OK;
-}
-
 /* The first line of the file at path, without its newline. */
 static bool
 read_line(const char *path, char *buf, size_t size)
@@ -220,7 +212,7 @@ mlq__sync_begin(struct mlq_store *st, const char *path, struct mlq_err *err)
 	if (sync_dir_of(path) != 0)
 		goto fail;
 	st->unsynced = true;
-	return set_sync(st, "PRAGMA synchronous = OFF", err);
+	return mlq__store_exec(st, "PRAGMA synchronous = OFF", err);
 fail:
 	e = errno;
 	unlink(st->marker.data);
@@ -299,5 +291,5 @@ mlq__sync_end(struct mlq_store *st, struct mlq_err *err)
 	sync_dir_of(path);
 	st->unsynced = false;
 	mlq_buf_release(&st->marker);
-	return set_sync(st, "PRAGMA synchronous = NORMAL", err);
+	return mlq__store_exec(st, "PRAGMA synchronous = NORMAL", err);
 }

@@ -83,8 +83,8 @@ mlq__store_stmt(struct mlq_store *st, enum store_stmt slot, const char *sql,
 	return st->stmt[slot];
 }
 
-static enum mlq_status
-store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
+enum mlq_status
+mlq__store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, sql);
@@ -138,7 +138,7 @@ set_wal_limit(struct mlq_store *st, struct mlq_err *err)
 		return rc;
 	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %lld",
 	    (long long)(MLQ_STORE_WAL_BYTES / page));
-	return store_exec(st, sql, err);
+	return mlq__store_exec(st, sql, err);
 }
 
 enum mlq_status
@@ -180,19 +180,20 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	sqlite3_busy_timeout(st->db, 10000);
 	sqlite3_extended_result_codes(st->db, 1);
 	if ((st->writable &&
-		((rc = store_exec(st, page_pragma, err)) !=
-			MLQ_OK ||
-		    (rc = store_exec(st, "PRAGMA journal_mode = WAL", err)) !=
-			MLQ_OK ||
-		    (rc = store_exec(st, "PRAGMA synchronous = NORMAL", err)) !=
-			MLQ_OK ||
+		((rc = mlq__store_exec(st, page_pragma, err)) != MLQ_OK ||
+		    (rc = mlq__store_exec(st, "PRAGMA journal_mode = WAL",
+			 err)) != MLQ_OK ||
+		    (rc = mlq__store_exec(st, "PRAGMA synchronous = NORMAL",
+			 err)) != MLQ_OK ||
 		    (rc = set_wal_limit(st, err)) != MLQ_OK)) ||
-	    (rc = store_exec(st, "PRAGMA foreign_keys = ON", err)) != MLQ_OK ||
-	    (rc = store_exec(st, cache_pragma, err)) != MLQ_OK ||
+	    (rc = mlq__store_exec(st, "PRAGMA foreign_keys = ON", err)) !=
+		MLQ_OK ||
+	    (rc = mlq__store_exec(st, cache_pragma, err)) != MLQ_OK ||
 	    (rc = mlq__schema_migrate(st, err)) != MLQ_OK ||
-	    (rc = store_exec(st, "PRAGMA temp_store = MEMORY", err)) != MLQ_OK ||
+	    (rc = mlq__store_exec(st, "PRAGMA temp_store = MEMORY", err)) !=
+		MLQ_OK ||
 	    (!st->writable &&
-		(rc = store_exec(st, mmap_pragma, err)) != MLQ_OK) ||
+		(rc = mlq__store_exec(st, mmap_pragma, err)) != MLQ_OK) ||
 	    (mode == MLQ_STORE_BULK &&
 		(rc = mlq__sync_begin(st, path, err)) != MLQ_OK)) {
 		mlq_store_close(st);
@@ -291,7 +292,7 @@ mlq_store_begin(struct mlq_store *st, struct mlq_err *err)
 {
 	enum mlq_status rc;
 
-	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err)) == MLQ_OK)
+	if ((rc = mlq__store_exec(st, "BEGIN IMMEDIATE", err)) == MLQ_OK)
 		st->in_tx = true;
 	return rc;
 }
@@ -308,7 +309,7 @@ mlq_store_commit(struct mlq_store *st, struct mlq_err *err)
 		mlq_store_rollback(st);
 		return rc;
 	}
-	rc = store_exec(st, "COMMIT", err);
+	rc = mlq__store_exec(st, "COMMIT", err);
 	if (rc != MLQ_OK)
 		mlq_store_rollback(st);
 	st->in_tx = false;
