@@ -108,8 +108,7 @@ struct mlq_store {
 	struct text_row *text;
 	size_t ntext, text_cap;
 	struct mlq_buf text_bytes;
-	/* A bulk writer's marker (store-sync.c), while it is unsynced. */
-	bool unsynced;
+	/* A bulk writer's marker (store-sync.c); empty once synced. */
 	struct mlq_buf marker;
 };
 

@@ -192,8 +192,10 @@ mlq__sync_begin(struct mlq_store *st, const char *path, struct mlq_err *err)
 		return MLQ_OK;
 	mlq_buf_init(&st->marker);
 	mlq_buf_addf(&st->marker, "%s" MARKER "%ld", path, (long)getpid());
-	if (st->marker.oom)
+	if (st->marker.oom) {
+		mlq_buf_release(&st->marker);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
 	n = strlen(boot);
 	boot[n++] = '\n';
 	fd = open(st->marker.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -211,7 +213,6 @@ mlq__sync_begin(struct mlq_store *st, const char *path, struct mlq_err *err)
 	/* The marker's name must be on disk before any unsynced page. */
 	if (sync_dir_of(path) != 0)
 		goto fail;
-	st->unsynced = true;
 	return mlq__store_exec(st, "PRAGMA synchronous = OFF", err);
 fail:
 	e = errno;
@@ -267,7 +268,7 @@ mlq__sync_end(struct mlq_store *st, struct mlq_err *err)
 	char boot[64];
 	bool ok;
 
-	if (!st->unsynced)
+	if (st->marker.len == 0)
 		return MLQ_OK;
 	path = sqlite3_db_filename(st->db, "main");
 	/* Copy what the WAL holds back, then make both files durable (a
@@ -289,7 +290,6 @@ mlq__sync_end(struct mlq_store *st, struct mlq_err *err)
 		each_marker(path, drop_stale, &s);
 	}
 	sync_dir_of(path);
-	st->unsynced = false;
 	mlq_buf_release(&st->marker);
 	return mlq__store_exec(st, "PRAGMA synchronous = NORMAL", err);
 }
