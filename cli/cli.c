@@ -96,11 +96,10 @@ open_db(struct cli *cli, int flags)
 		    strerror(errno));
 		return cli_fail(&err);
 	}
-	if (flags == CLI_DB_WRITE)
+	if (flags == CLI_DB_BULK)
 		make_parent_dirs(cli->db_path);
-	/* The one writing command is mlq import: it syncs as it ends. */
 	if (mlq_store_open(cli->db_path,
-		flags == CLI_DB_WRITE ? MLQ_STORE_BULK : MLQ_STORE_READ,
+		flags == CLI_DB_BULK ? MLQ_STORE_BULK : MLQ_STORE_READ,
 		&cli->st, &err) != MLQ_OK)
 		return cli_fail(&err);
 	return 0;

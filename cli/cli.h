@@ -17,7 +17,7 @@ struct cli {
 enum cli_flags {
 	CLI_DB_NONE = 0,
 	CLI_DB_READ = 1,
-	CLI_DB_WRITE = 2,
+	CLI_DB_BULK = 2, /* a bulk writer (MLQ_STORE_BULK): it syncs as it ends */
 };
 
 struct cli_cmd {

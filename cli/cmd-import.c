@@ -16,7 +16,7 @@ const struct cli_cmd cmd_import = {
 	.name = "import",
 	.usage = CMD_IMPORT_USAGE,
 	.summary = CMD_IMPORT_SUMMARY,
-	.flags = CLI_DB_WRITE,
+	.flags = CLI_DB_BULK,
 	.exec = cmd_import_exec,
 };
 
