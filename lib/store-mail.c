@@ -47,17 +47,21 @@ mail_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 	return MLQ_OK;
 }
 
-/* PATH-mail for the index database at PATH; false when it has no file. */
+/* PATH-mail for the index database at PATH; false when it has none. */
+static bool
+mail_name(const char *index_path, struct mlq_buf *out)
+{
+	if (index_path == NULL || *index_path == '\0')
+		return false;
+	mlq_buf_reset(out);
+	mlq_buf_addf(out, "%s-mail", index_path);
+	return !out->oom;
+}
+
 static bool
 mail_path(struct mlq_store *st, struct mlq_buf *out)
 {
-	const char *main_path = sqlite3_db_filename(st->db, "main");
-
-	if (main_path == NULL || *main_path == '\0')
-		return false;
-	mlq_buf_reset(out);
-	mlq_buf_addf(out, "%s-mail", main_path);
-	return !out->oom;
+	return mail_name(sqlite3_db_filename(st->db, "main"), out);
 }
 
 /* A mail file's PRAGMA user_version; -1 when it cannot be read. */
@@ -580,9 +584,10 @@ mlq__mail_each_file(const char *path, mlq__raw_fn fn, void *arg,
 	int v;
 
 	mlq_buf_init(&name);
-	mlq_buf_addf(&name, "%s-mail", path);
-	if (name.oom)
+	if (!mail_name(path, &name)) {
+		mlq_buf_release(&name);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
 	/* Read-write only so that closing it checkpoints its WAL away. */
 	if (sqlite3_open_v2(name.data, &mail,
 		SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
