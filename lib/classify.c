@@ -111,6 +111,7 @@ struct cls_clause {
 	size_t sent;	   /* first token of its sentence */
 	size_t qline;	   /* line of the closing '?' */
 	bool question;	   /* ends with '?' */
+	bool colon;	   /* ends with ':', above what it introduces */
 };
 
 struct cls_rule {
@@ -180,6 +181,9 @@ static bool cls_nack_trailer(const char *, size_t);
 static bool cls_ack_trailer(const char *, size_t);
 static bool cls_reviewed_trailer(const char *, size_t);
 static bool cls_tested_trailer(const char *, size_t);
+static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
+static bool cls_substitute_line(const char *, size_t);
+static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
 
 static const struct cls_rule rule_table[] = {
 	/* nack */
@@ -272,6 +276,77 @@ static const struct cls_rule rule_table[] = {
 	    "doesn't|does|did|didn't|won't|no not|longer? apply|applies", NULL,
 	    NULL, "if|whether|i'll", true,
 	    "\"does not apply\": a rebase is needed" },
+	{ MLQ_TAG_CHANGES, "changes-modal", NULL, cls_modal_request, NULL,
+	    NULL, true,
+	    "\"X should be Y\", \"you need to\", \"this has to go\": a "
+	    "sentence of obligation, not about the writer" },
+	{ MLQ_TAG_CHANGES, "changes-prefer",
+	    "i|i'd|we|we'd|would|do|really|rather|also|strongly "
+	    "suggest~|prefer|recommend|propose|rather",
+	    NULL, NULL, "not|don't|wouldn't", true,
+	    "\"I'd suggest\", \"I would prefer\", \"I'd rather\"" },
+	{ MLQ_TAG_CHANGES, "changes-better",
+	    "be|it's|it'd better|nicer|cleaner|best|preferable|simpler|clearer|"
+	    "safer|neater",
+	    NULL, NULL, "not|no|nothing", true,
+	    "\"it would be better to\", \"it'd be best\"" },
+	{ MLQ_TAG_CHANGES, "changes-maybe",
+	    "maybe|perhaps|possibly you|we could|can|should|might|want|"
+	    "need|just",
+	    NULL, NULL, "not|i", true, "\"maybe we could omit ...\"" },
+	{ MLQ_TAG_CHANGES, "changes-proposal", NULL, cls_proposal, NULL, NULL,
+	    true, "\"Maybe:\" above a proposed text" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ would|could you like|mind|consider", NULL, NULL, NULL, true,
+	    "\"Would you like to avoid ...?\": a request as a question" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ how|what about", NULL, NULL, NULL, true,
+	    "\"How about ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ how do you think", NULL, NULL, NULL, true,
+	    "\"How do you think about ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ is|isn't it|this worth|better", NULL, NULL, NULL, true,
+	    "\"Is it worth including ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ would|wouldn't it make|be sense|better|nicer|cleaner|simpler|"
+	    "easier|possible",
+	    NULL, NULL, NULL, true, "\"would it make sense to ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ shouldn't|wouldn't|can't|couldn't|mustn't "
+	    "this|that|it|we|you|they|there|the|these|those",
+	    NULL, NULL, NULL, true, "\"Shouldn't that rather be ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question", "^ why not", NULL, NULL,
+	    NULL, true, "\"Why not ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-can",
+	    "^ can|could @change", NULL, NULL, NULL, true,
+	    "\"can reduce it a bit?\"" },
+	{ MLQ_TAG_CHANGES, "changes-ask-you",
+	    "ask|like|want|prefer|expect|asking|suggest you to", NULL, NULL,
+	    "not|don't", true, "\"I'd ask you to rebase\"" },
+	{ MLQ_TAG_CHANGES, "changes-nit",
+	    "^ small|minor|tiny|one|a|another|also|just|some? "
+	    "nit|nits|nitpick|typo|typos|spelling|grammar",
+	    NULL, NULL, NULL, true, "\"Nit: ...\", \"typo\"" },
+	{ MLQ_TAG_CHANGES, "changes-forgot",
+	    "forgot|forget|forgotten|missed to? "
+	    "@change|update|updating|adding|the|a|to",
+	    NULL, NULL, "i|i've|not", true, "\"you forgot to update\"" },
+	{ MLQ_TAG_CHANGES, "changes-not-addressed",
+	    "has|have|was|were not been? addressed|incorporated|fixed|done",
+	    NULL, NULL, NULL, true, "\"feedback ... has not been addressed\"" },
+	{ MLQ_TAG_CHANGES, "changes-missing",
+	    "is|are|seems|still missing", NULL, NULL, "<if|whether", true,
+	    "\"a Fixes: tag is missing\"" },
+	{ MLQ_TAG_CHANGES, "changes-wrong",
+	    "wrong approach|way|place|direction|layer|fix|solution", NULL,
+	    NULL, "not|no|nothing", true, "\"the wrong approach\"" },
+	{ MLQ_TAG_CHANGES, "changes-instead",
+	    "use|call|do|return|pass|take|check|keep|go * *? *? *? instead",
+	    NULL, NULL, "i|i'll|we'll", true, "\"use X instead\"" },
+	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
+	    cls_substitute_line, NULL, true,
+	    "\"s/blew/below/\": an editor's substitution" },
 	{ MLQ_TAG_CHANGES, "changes-with-fixed",
 	    "with that|this|these|those|the|above|all "
 	    "nits|comments|issues|above|changes? "
@@ -551,6 +626,114 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		}
 	}
 	return true;
+}
+
+/*
+ * A sentence of obligation about the patch: a modal ("should", "must",
+ * "needs to", "has to") whose subject is not the writer ("I should have
+ * caught it") and whose verb does not hedge ("this should work", "that
+ * should be fine").  In a reviewer's own text that is a request.
+ */
+static bool
+cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
+{
+	static const char modal[] = "should|must|shouldn't|mustn't|ought";
+	static const char need[] = "need|needs|has|have";
+	static const char subject_veto[] =
+	    "i|i'd|i'll|i'm|me|which|what|who|how|whether|why|no|a|the";
+	static const char adverb[] =
+	    "probably|also|really|just|rather|still|then|instead|definitely|"
+	    "actually|perhaps|maybe|not|at|least|explicitly|first|simply|"
+	    "only|either|better|ideally|likely|certainly|obviously|clearly|"
+	    "to";
+	static const char hedge_verb[] =
+	    "work|works|suffice|happen|matter|help|hurt|apply|do|cover|solve|"
+	    "resolve|compile|build|boot|pass|fail|remain|stay|exist|handle|"
+	    "catch|show|say|know|see|get|mean|come";
+	static const char hedge_state[] =
+	    "fine|ok|okay|safe|harmless|enough|sufficient|possible|able|"
+	    "correct|right|good|true|valid|unnecessary|obvious|trivial|"
+	    "covered|handled|done|gone|same|no|equivalent|identical|clear|"
+	    "reasonable|acceptable|noted|visible|rare|unlikely|impossible|"
+	    "been|had|the|a|an|there|here|aware|better|applied|merged|queued|"
+	    "picked|taken|backported|reverted";
+	size_t i, j, k;
+
+	for (j = c->begin; j < c->end; j++) {
+		const struct cls_tok *w = &t[j];
+
+		if (word_in(w->s, w->len, modal, sizeof(modal) - 1)) {
+			k = j + 1;
+		} else if (word_in(w->s, w->len, need, sizeof(need) - 1) &&
+		    j + 1 < c->end && word_eq(t[j + 1].s, t[j + 1].len, "to", 2,
+					  false)) {
+			k = j + 2;
+		} else
+			continue;
+		if (j > c->begin && word_in(t[j - 1].s, t[j - 1].len,
+					subject_veto, sizeof(subject_veto) - 1))
+			continue;
+		/* Advice for next time: "please note that tags should not
+		 * be wrapped", "in future, ...". */
+		for (i = c->begin; i < j; i++)
+			if (word_in(t[i].s, t[i].len, "note|future|fyi", 15))
+				break;
+		if (i < j)
+			continue;
+		while (k < c->end &&
+		    word_in(t[k].s, t[k].len, adverb, sizeof(adverb) - 1))
+			k++;
+		if (k >= c->end)
+			continue;
+		if (word_in(t[k].s, t[k].len, hedge_verb,
+			sizeof(hedge_verb) - 1))
+			continue;
+		if ((word_eq(t[k].s, t[k].len, "be", 2, false) ||
+			word_eq(t[k].s, t[k].len, "have", 4, false))) {
+			for (k++; k < c->end &&
+			     word_in(t[k].s, t[k].len, adverb, sizeof(adverb) - 1);
+			     k++)
+				;
+			if (k < c->end && word_in(t[k].s, t[k].len, hedge_state,
+					      sizeof(hedge_state) - 1))
+				continue;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* "Maybe:", "Suggestion:" above the text the reviewer proposes. */
+static bool
+cls_proposal(const struct cls_tok *t, const struct cls_clause *c)
+{
+	static const char lead[] =
+	    "maybe|perhaps|suggestion|proposal|alternatively|instead|like";
+	size_t j = c->begin;
+
+	if (!c->colon || c->end - c->begin > 3)
+		return false;
+	/* "Something like:", "Maybe something like:" */
+	for (; j < c->end; j++)
+		if (word_in(t[j].s, t[j].len, lead, sizeof(lead) - 1))
+			return true;
+	return false;
+}
+
+/* "s/blew/below/", ":s/reove/removing": an editor's substitution. */
+static bool
+cls_substitute_line(const char *s, size_t n)
+{
+	size_t i = 0, slashes = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ':'))
+		i++;
+	if (i + 2 >= n || s[i] != 's' || s[i + 1] != '/' ||
+	    !is_alnum((unsigned char)s[i + 2]))
+		return false;
+	for (i += 1; i < n && s[i] != ' '; i++)
+		slashes += s[i] == '/';
+	return slashes >= 2;
 }
 
 /* ---- trailers ---------------------------------------------------------- */
@@ -864,6 +1047,7 @@ struct cls_text {
 	size_t open;	   /* first token of the open clause */
 	size_t sent_first; /* first clause of the open sentence */
 	size_t sent_tok;   /* first token of the open sentence */
+	bool colon;	   /* the clause being closed ends with ':' */
 	bool oom;
 };
 
@@ -927,6 +1111,7 @@ close_clause(struct cls_text *x, bool sentence, bool question, size_t line)
 		c->sent = x->sent_tok;
 		c->question = question;
 		c->qline = line;
+		c->colon = x->colon;
 		x->open = x->ntoks;
 	}
 	if (sentence) {
@@ -1001,7 +1186,9 @@ tokenize_line(struct cls_text *x, size_t li)
 				j++; /* foo(): a function, not a clause */
 				break;
 			}
+			x->colon = c == ':';
 			close_clause(x, false, false, li);
+			x->colon = false;
 			break;
 		case ')':
 		case '[':
@@ -1183,6 +1370,83 @@ split_lines(const char *body, size_t len, struct cls_text *x)
 	return MLQ_OK;
 }
 
+/* Whether rule k holds in clause c; *line is the evidence's line. */
+static bool
+rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
+    size_t *line)
+{
+	const struct cls_rule *r = &rule_table[k];
+	size_t first;
+
+	if (r->clause_fn != NULL) {
+		if (!r->clause_fn(x->toks, c))
+			return false;
+		*line = c->qline;
+		first = c->end;
+	} else {
+		if (!clause_match(r->pat, &rule_filters[k], x->toks, c, &first))
+			return false;
+		*line = x->toks[first].line;
+	}
+	if (r->veto != NULL && clause_has(x->toks, c, r->veto, first))
+		return false;
+	return r->tag != MLQ_TAG_APPLIED || !c->question;
+}
+
+/*
+ * What a sentence says of the requests in it, by clause: SENT_REQUEST
+ * when it asks for a change, so that ending in '?' ("Would you like to
+ * avoid ...?") it is a request and not a question; SENT_WAIVED when the
+ * writer takes the change on himself ("Small nit, but no need to resend,
+ * I'll fix it up while applying").  NULL when out of memory.
+ */
+enum { SENT_REQUEST = 1, SENT_WAIVED = 2 };
+
+static unsigned char *
+mark_sentences(const struct cls_text *x)
+{
+	static const char *const waived[] = {
+		"no need",
+		"i'll|we'll|i|we|let will|can|me? "
+		"fix|fixup|amend|adjust|tweak|correct|squash|reword|change",
+		"while|when applying|merging|committing",
+	};
+	struct first_filter any = { .any = true };
+	unsigned char *req;
+	size_t j, e, k, line, first;
+	bool asks, hit;
+
+	if ((req = calloc(x->ncls + 1, sizeof(*req))) == NULL)
+		return NULL;
+	for (j = 0; j < x->ncls; j = e) {
+		asks = hit = false;
+		for (e = j; e < x->ncls && x->cls[e].sent == x->cls[j].sent; e++)
+			asks |= x->cls[e].question;
+		for (k = 0; k < MLQ__ARRAY_SIZE(waived) && !hit; k++)
+			for (size_t i = j; i < e && !hit; i++)
+				hit = clause_match(waived[k], &any, x->toks,
+				    &x->cls[i], &first);
+		if (hit)
+			for (k = j; k < e; k++)
+				req[k] |= SENT_WAIVED;
+		if (!asks)
+			continue;
+		hit = false;
+		for (k = 0; k < MLQ__ARRAY_SIZE(rule_table) && !hit; k++) {
+			/* Only a request's own form: "Is there a need to
+			 * call X?" is a question. */
+			if (rule_table[k].tag != MLQ_TAG_CHANGES ||
+			    rule_table[k].pat == NULL)
+				continue;
+			for (size_t i = j; i < e && !hit; i++)
+				hit = rule_hits(k, x, &x->cls[i], &line);
+		}
+		for (k = j; k < e && hit; k++)
+			req[k] |= SENT_REQUEST;
+	}
+	return req;
+}
+
 enum mlq_status
 mlq_classify_reply(const char *body, size_t len, bool by_submitter,
     struct mlq_arena *a, unsigned *tags, struct mlq_evidence **ev, size_t *nev,
@@ -1193,8 +1457,9 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 	const struct cls_rule *r;
 	const struct cls_clause *c;
 	struct mlq_evidence *out = NULL;
+	unsigned char *sent = NULL;
 	const char *s;
-	size_t i, j, k, first, line, n;
+	size_t i, j, k, line, n;
 	enum mlq_status st = MLQ_OK;
 
 	*tags = 0;
@@ -1213,6 +1478,10 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		goto fail;
 	}
 
+	if (!by_submitter && (sent = mark_sentences(&x)) == NULL) {
+		st = MLQ_ENOMEM;
+		goto fail;
+	}
 	for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++) {
 		r = &rule_table[k];
 		if (r->others_only && by_submitter)
@@ -1231,20 +1500,13 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 			c = &x.cls[j];
 			if (x.toks[c->begin].line >= hit_line[i])
 				break;
-			if (r->clause_fn != NULL) {
-				if (!r->clause_fn(x.toks, c))
-					continue;
-				line = c->qline;
-				first = c->end;
-			} else {
-				if (!clause_match(r->pat, &rule_filters[k],
-					x.toks, c, &first))
-					continue;
-				line = x.toks[first].line;
-			}
-			if ((r->veto != NULL &&
-				clause_has(x.toks, c, r->veto, first)) ||
-			    (r->tag == MLQ_TAG_APPLIED && c->question))
+			if (!rule_hits(k, &x, c, &line))
+				continue;
+			/* A request put as a question is a request only. */
+			if (r->tag == MLQ_TAG_QUESTION &&
+			    (sent[j] & SENT_REQUEST))
+				continue;
+			if (r->tag == MLQ_TAG_CHANGES && (sent[j] & SENT_WAIVED))
 				continue;
 			if (line < hit_line[i]) {
 				hit_line[i] = line;
@@ -1281,6 +1543,7 @@ fail:
 	*nev = 0;
 	mlq_err_set(err, st, "classify: out of memory");
 done:
+	free(sent);
 	free(x.lines);
 	free(x.toks);
 	free(x.cls);

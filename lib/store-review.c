@@ -1108,6 +1108,7 @@ struct rv_node {
 	const char *msgid;
 	const char *parent;
 	const char *from;
+	const char *name; /* the From: display name, "" when none */
 	int kind, version, idx, total;
 	unsigned own, tags, old_tags;
 	int status, old_status;
@@ -1196,7 +1197,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	s = mlq__store_stmt(st, S_RV_LOAD,
 	    "SELECT id, msgid, parent, from_email, kind, version, idx, total, "
 	    "own_tags, tags, status, (SELECT dst FROM link WHERE src = msg.id "
-	    "AND kind = 4), date, first_review FROM msg WHERE thread = ?",
+	    "AND kind = 4), date, first_review, from_name FROM msg "
+	    "WHERE thread = ?",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -1223,7 +1225,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		    : sqlite3_column_int64(s, 13);
 		n->first = n->old_first;
 		n->thread = thread;
-		if (n->msgid == NULL || n->from == NULL)
+		n->name = adup(t->a, s, 14);
+		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
 	if ((st_rc = mlq__store_rows_done(st, s, rc, err, "load thread")) !=
@@ -1239,7 +1242,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 			break;
 		n->msgid = adup(t->a, s, 0);
 		n->parent = adup(t->a, s, 1);
-		n->from = "";
+		n->from = n->name = "";
 		if (n->msgid == NULL)
 			break;
 	}
@@ -1250,6 +1253,71 @@ static bool
 same_author(const struct rv_node *a, const struct rv_node *b)
 {
 	return *a->from != '\0' && strcasecmp(a->from, b->from) == 0;
+}
+
+/* The first and the last word of a display name. */
+static void
+name_ends(const char *name, const char **first, size_t *nfirst,
+    const char **last, size_t *nlast)
+{
+	const char *e = name + strlen(name), *sp;
+
+	while (*name == ' ' || *name == '"')
+		name++;
+	while (e > name && (e[-1] == ' ' || e[-1] == '"'))
+		e--;
+	*first = name;
+	for (sp = name; sp < e && *sp != ' '; sp++)
+		;
+	*nfirst = (size_t)(sp - name);
+	for (sp = e; sp > name && sp[-1] != ' '; sp--)
+		;
+	*last = sp;
+	*nlast = (size_t)(e - sp);
+}
+
+/*
+ * The same person: the same address, or display names of two words or
+ * more that agree on their first and last ("J. Bruce Fields" writes from
+ * redhat.com and fieldses.org, "Ganapatrao Kulkarni" drops a middle name
+ * at gmail.com; a lone "Mark" could be anyone).
+ */
+static bool
+same_person(const struct rv_node *a, const struct rv_node *b)
+{
+	const char *af, *al, *bf, *bl;
+	size_t naf, nal, nbf, nbl;
+
+	if (same_author(a, b))
+		return true;
+	name_ends(a->name, &af, &naf, &al, &nal);
+	name_ends(b->name, &bf, &nbf, &bl, &nbl);
+	return naf > 0 && nbf > 0 && af != al && bf != bl && naf == nbf &&
+	    nal == nbl && strncasecmp(af, bf, naf) == 0 &&
+	    strncasecmp(al, bl, nal) == 0;
+}
+
+/*
+ * Whether reply n speaks to submission s's author: it answers s itself
+ * or a mail of that person (above the writer's own follow-ups), or the
+ * mail it answers is not here to tell.  A question put to a co-reviewer
+ * or a maintainer ("Bruce, any further thoughts?", "Did you push your
+ * series to the public git?") is not one to the author.
+ */
+static bool
+to_author(const struct rv_thread *t, const struct rv_node *n,
+    const struct rv_node *s)
+{
+	const struct rv_node *p = n;
+	int hops = 0;
+
+	do {
+		if (p->up < 0)
+			return true;
+		p = &t->n[p->up];
+	} while (p->id != 0 && p != s && same_person(p, n) &&
+	    hops++ < MLQ_REVIEW_MAX_DEPTH);
+	return p->id == 0 || p == s || same_person(p, s);
 }
 
 /*
@@ -1358,7 +1426,9 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (n->sub < 0)
 			continue;
 		s = &t->n[n->sub];
-		if (same_author(n, s)) {
+		if (!to_author(t, n, s))
+			n->tags &= ~(unsigned)MLQ_TAG_QUESTION;
+		if (same_person(n, s)) {
 			n->tags &= ~(unsigned)MLQ__TAG_OTHERS_ONLY;
 			/* It answers every question above it. */
 			hops = 0;
@@ -1432,7 +1502,7 @@ derive_status(struct mlq_store *st, struct rv_thread *t, int s,
 	for (i = 0; i < t->count; i++) {
 		r = &t->n[i];
 		if (r->id == 0 || r->kind != 0 || !r->date_ok ||
-		    (n->date_ok && r->date < n->date) || same_author(r, n) ||
+		    (n->date_ok && r->date < n->date) || same_person(r, n) ||
 		    !reviews(t, r, s))
 			continue;
 		if (n->first < 0 || r->date < n->first)
