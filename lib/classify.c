@@ -145,7 +145,8 @@ struct cls_rule {
 	"doesn't|didn't|isn't|wasn't|won't|hasn't|haven't|weren't|aren't|"     \
 	"please|ping|sure|wonder|wondering "                                   \
 	"tested|boot|boots|booted|works|cleanly|locally|top|compile|"          \
-	"compiles|compiled|build|builds|problem|issue|still|fine|ok|okay"
+	"compiles|compiled|build|builds|problem|issue|still|fine|ok|okay|"     \
+	"compare|comparing|try|trying|reproduce|where"
 /* Words after NACK that make it the protocol's NACK, not a verdict. */
 #define NACK_TECH                                                              \
 	"packet~|frame~|bit|bits|response~|handl~|condition~|signal~|"         \
@@ -208,15 +209,16 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_NACK, "nack-consider",
 	    "consider~ this|it|that|these|the patch|series? @nack", NULL, NULL,
 	    NEGATION, false, "\"consider this NACKed\"" },
-	/* ack, reviewed, tested */
+	{ MLQ_TAG_NACK, "nack-from-me",
+	    "@nack from|for|on me|this|that|it|these|my|the", NULL, NULL,
+	    NEGATION, false, "\"Consider this a NAK from me\"" },
+	{ MLQ_TAG_NACK, "nack-said",
+	    "say|but|still|so|then|obviously|sorry|definitely|hence @nack $",
+	    NULL, NULL, NEGATION, false,
+	    "\"I would say NAK.\", \"Sorry but NACK.\"" },
+	/* ack, reviewed, tested: a trailer, never "Ack." in prose */
 	{ MLQ_TAG_ACK, "ack-trailer", NULL, NULL, cls_ack_trailer, NULL, true,
 	    "an Acked-by: line (also Acked-for-MFD-by:)" },
-	{ MLQ_TAG_ACK, "ack-bare", "^ ack|acked $", NULL, NULL, NEGATION, true,
-	    "\"Ack.\" or \"Acked\" as a whole clause" },
-	{ MLQ_TAG_ACK, "ack-part",
-	    "^ ack|acked for the? * *? "
-	    "part|parts|bits|bindings|changes|side|bit|patch|series|change",
-	    NULL, NULL, NEGATION, true, "\"Ack for the DT part\"" },
 	{ MLQ_TAG_REVIEWED, "reviewed-trailer", NULL, NULL,
 	    cls_reviewed_trailer, NULL, true, "a Reviewed-by: line" },
 	{ MLQ_TAG_TESTED, "tested-trailer", NULL, NULL, cls_tested_trailer,
@@ -227,7 +229,7 @@ static const struct cls_rule rule_table[] = {
 	/* changes-requested */
 	{ MLQ_TAG_CHANGES, "changes-please",
 	    "please|pls|kindly also|just|then|do? @change", NULL, NULL,
-	    "no|my|nothing|needn't|i'll|feel", true,
+	    "no|my|nothing|needn't|i'll|feel|replying", true,
 	    "\"please fix\", \"please send a v2\"" },
 	{ MLQ_TAG_CHANGES, "changes-can-you",
 	    "can|could|would|will you please|kindly|also|just? also|just? "
@@ -354,7 +356,8 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, "no|not", true, "\"with that fixed: ...\"" },
 	/* applied */
 	{ MLQ_TAG_APPLIED, "applied-lead",
-	    "^ applied|applying|queued|pulled|merged", NULL, NULL, CONDITION,
+	    "^ applied|applying|queued|pulled|merged|committed", NULL, NULL,
+	    CONDITION,
 	    false, "\"Applied to net-next, thanks!\", \"Queued for 5.13\"" },
 	{ MLQ_TAG_APPLIED, "applied-lead-picked",
 	    "^ picked|pushed up|it|to|into|out", NULL, NULL, CONDITION, false,
@@ -385,12 +388,23 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_APPLIED, "applied-have-it",
 	    "i|we have|had this|it|these|them|both applied|queued", NULL, NULL,
 	    CONDITION, false, "\"I have this applied to the ... tree\"" },
+	{ MLQ_TAG_APPLIED, "applied-adverb",
+	    "^ * applied|queued|merged|committed|pulled "
+	    "this|it|to|into|the|them|both|all|these|with|and",
+	    NULL, NULL, CONDITION, false, "\"Hurriedly applied this ...\"" },
 	{ MLQ_TAG_APPLIED, "applied-passive",
 	    "patch|series|patches|set|patchset|pull|revert|it|this|they|them|"
 	    "both|all|request has|have|was|were|got|is|are now|already|also? "
 	    "been? applied|merged|queued",
 	    NULL, NULL, CONDITION, false,
 	    "\"This patch was applied to netdev/net-next.git\" (the list's bot)" },
+	{ MLQ_TAG_APPLIED, "applied-to-tree",
+	    "has|have|was|were|is|are|it's|that's|they're|it|this "
+	    "now|already|currently|also|just? been? "
+	    "pushed|added|committed|applied|merged|queued|included "
+	    "to|into|in|on the|my|our? *? *? @tree",
+	    NULL, NULL, CONDITION, false,
+	    "\"It's been added to the for-next topic branch\"" },
 };
 
 const char *
@@ -450,7 +464,7 @@ is_nack_word(const char *w, size_t n)
 {
 	static const char *const words[] = { "nack", "nak", "nacked", "nacking",
 		"naking", "nacks", "naks", "nack'd", "nak'd", "nack'ed",
-		"nak'ed", "nack'ing", "nak'ing" };
+		"nak'ed", "nack'ing", "nak'ing", "self-nack", "self-nak" };
 	size_t i;
 
 	for (i = 0; i < MLQ__ARRAY_SIZE(words); i++)
@@ -656,7 +670,8 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	    "covered|handled|done|gone|same|no|equivalent|identical|clear|"
 	    "reasonable|acceptable|noted|visible|rare|unlikely|impossible|"
 	    "been|had|the|a|an|there|here|aware|better|applied|merged|queued|"
-	    "picked|taken|backported|reverted";
+	    "picked|taken|backported|reverted|made|done|seen|known|caught|sent|"
+	    "found|noticed|gotten|with|available|ready|out|upstream";
 	size_t i, j, k;
 
 	for (j = c->begin; j < c->end; j++) {
@@ -680,6 +695,9 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 				break;
 		if (i < j)
 			continue;
+		/* "Should I ...?" asks for advice. */
+		if (k < c->end && word_in(t[k].s, t[k].len, "i|we", 4))
+			continue;
 		while (k < c->end &&
 		    word_in(t[k].s, t[k].len, adverb, sizeof(adverb) - 1))
 			k++;
@@ -696,6 +714,11 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 				;
 			if (k < c->end && word_in(t[k].s, t[k].len, hedge_state,
 					      sizeof(hedge_state) - 1))
+				continue;
+			/* "should have noticed": what was not done */
+			if (k < c->end && t[k].len > 3 &&
+			    word_eq(t[k].s + t[k].len - 2, 2, "ed", 2, false) &&
+			    word_eq(t[k - 1].s, t[k - 1].len, "have", 4, false))
 				continue;
 		}
 		return true;
@@ -940,6 +963,11 @@ static bool
 is_code_line(const char *s, size_t n)
 {
 	size_t i = 0;
+
+	/* Pasted `git am` output is a log, not a word of the writer's. */
+	if (has_prefix(s, n, "Applying: ") || has_prefix(s, n, "error: ") ||
+	    has_prefix(s, n, "Patch failed at ") || has_prefix(s, n, "hint: "))
+		return true;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
@@ -1516,6 +1544,12 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		}
 	}
 
+	/*
+	 * A maintainer's "applied" asks for nothing more of this patch:
+	 * what follows is advice for next time or a script's boilerplate.
+	 */
+	if (hit_line[tag_index(MLQ_TAG_APPLIED)] != SIZE_MAX)
+		hit_line[tag_index(MLQ_TAG_CHANGES)] = SIZE_MAX;
 	for (i = 0; i < MLQ_TAG_COUNT; i++) {
 		if (hit_line[i] == SIZE_MAX)
 			continue;

@@ -698,11 +698,20 @@ add_tags(struct mlq_store *st, int64_t id, unsigned tags, struct mlq_err *err)
 	return MLQ_OK;
 }
 
-/* Which kind of submission a message is; 0 for replies and other mail. */
+/*
+ * Which kind of submission a message is; 0 for replies and other mail.
+ * An answer that kept the patch's subject without "Re:" (no diff, no
+ * "i/n", sent In-Reply-To a mail) is a reply, and so is a maintainer's script's
+ * 'Applied "TITLE" to the X tree' that quotes the patch whole.
+ */
 static int
 msg_kind(const struct mlq_msg *m)
 {
 	if (m->subj.is_reply || m->subj.is_forward)
+		return 0;
+	if (m->in_reply_to != NULL &&
+	    ((!m->is_patch && !m->subj.is_pull && m->subj.total == 0) ||
+		strncmp(m->subject, "Applied \"", 9) == 0))
 		return 0;
 	if (m->subj.is_pull)
 		return 3;
