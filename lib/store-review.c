@@ -735,12 +735,16 @@ cand_cmp_version(const void *pa, const void *pb)
 	return cand_first(a, b) ? -1 : cand_first(b, a) ? 1 : 0;
 }
 
-/* Adds or drops the version link between a and b (the later one links). */
+/*
+ * Adds or drops the version link between a and b: the one posted later
+ * links, whatever its vN says (a series moved from net to net-next
+ * starts again at v1, and that v1 is the newest).
+ */
 static enum mlq_status
 version_link(struct mlq_store *st, const struct cand *a, const struct cand *b,
     bool add, struct mlq_err *err)
 {
-	const struct cand *src = a->version > b->version ? a : b;
+	const struct cand *src = cand_first(a, b) ? b : a;
 	const struct cand *dst = src == a ? b : a;
 	sqlite3_stmt *s;
 	enum mlq_status rc;
@@ -814,6 +818,10 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if (self == NULL) /* not stored as a patch of this title */
 		goto out;
 	self_first = first[self - v];
+	/* A resend changes the status of the postings it repeats. */
+	for (i = 0; i < n; i++)
+		if (v[i].version == self->version && &v[i] != self)
+			mark(st, v[i].id);
 	/* The posting self displaces as the first of its version. */
 	if (self_first && self + 1 < v + n && self[1].version == self->version)
 		was = self + 1;
@@ -1479,12 +1487,30 @@ is_reverted(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
 	    id, yes, err);
 }
 
+/*
+ * Superseded: a newer version links to it, or it was posted again as it
+ * was (the same author, title, version and place in its series: a
+ * "[PATCH RESEND]", an unmarked second posting), and the review goes on
+ * under the later posting.
+ */
 static enum mlq_status
 is_superseded(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
 {
-	return exists(st, S_RV_SUPERSEDED,
+	enum mlq_status rc;
+
+	rc = exists(st, S_RV_SUPERSEDED,
 	    "SELECT 1 FROM link WHERE dst = ? AND kind = 3 LIMIT 1", id, yes,
 	    err);
+	if (rc != MLQ_OK || *yes)
+		return rc;
+	return exists(st, S_RV_RESENT,
+	    "SELECT 1 FROM msg m JOIN msg o ON o.norm = m.norm AND "
+	    "o.from_email = m.from_email AND o.kind > 0 AND o.kind = m.kind "
+	    "AND o.version = m.version AND o.idx = m.idx AND "
+	    "o.total = m.total AND o.id <> m.id AND (o.date > m.date OR "
+	    "(o.date = m.date AND o.msgid > m.msgid)) "
+	    "WHERE m.id = ? AND m.norm <> '' LIMIT 1",
+	    id, yes, err);
 }
 
 static enum mlq_status
