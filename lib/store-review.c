@@ -771,7 +771,9 @@ version_link(struct mlq_store *st, const struct cand *a, const struct cand *b,
 }
 
 /*
- * The same author's postings of one title are linked across versions: two
+ * The same author's postings of one title and kind are linked across
+ * versions (a cover letter is no version of a patch titled as it is, a
+ * pull request only of an earlier pull request): two
  * postings of different versions are linked when either is the first
  * posting of its version.  So every posting meets every other version,
  * a title resent many times costs what its postings do, not their square,
@@ -781,7 +783,7 @@ version_link(struct mlq_store *st, const struct cand *a, const struct cand *b,
  */
 static enum mlq_status
 link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
-    struct mlq_err *err)
+    int kind, struct mlq_err *err)
 {
 	struct mlq_arena *a;
 	struct cand *v = NULL;
@@ -796,13 +798,16 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if ((a = mlq_arena_new()) == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	s = mlq__store_stmt(st, S_RV_VERSIONS,
-	    CAND_COLS "WHERE norm = ? AND from_email = ? AND kind > 0", err);
+	    CAND_COLS "WHERE norm = ? AND from_email = ? AND kind > 0 AND "
+	    "kind = ?",
+	    err);
 	if (s == NULL) {
 		rc = MLQ_EDB;
 		goto out;
 	}
 	mlq__store_bind_text(s, 1, m->subj.norm);
 	mlq__store_bind_text(s, 2, m->from.email ? m->from.email : "");
+	sqlite3_bind_int(s, 3, kind);
 	if ((rc = cands_load(st, s, a, &v, &n, err)) != MLQ_OK || n < 2)
 		goto out;
 	qsort(v, n, sizeof(*v), cand_cmp_version);
@@ -1101,7 +1106,7 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if ((rc = resolve_naming(st, id, m->subj.norm ? m->subj.norm : "",
 		 m->commit, err)) != MLQ_OK)
 		goto out;
-	if ((rc = link_versions(st, id, m, err)) != MLQ_OK)
+	if ((rc = link_versions(st, id, m, kind, err)) != MLQ_OK)
 		goto out;
 	rc = link_series(st, id, m, kind, err);
 out:

@@ -52,9 +52,17 @@ def load(mlq, corpus, work, files):
             while parent.get(x, x) != x:
                 x = parent[x]
             return x
+        # Versions as mlq relates them: version links, and a posting
+        # resent as it was (same author, title, version, place in the
+        # series), which supersedes the first without a link of its own.
         for a, b in con.execute(
                 "SELECT s.msgid, d.msgid FROM link k JOIN msg s ON s.id = k.src"
-                " JOIN msg d ON d.id = k.dst WHERE k.kind = 3"):
+                " JOIN msg d ON d.id = k.dst WHERE k.kind = 3 UNION ALL "
+                "SELECT m.msgid, o.msgid FROM msg m JOIN msg o ON "
+                "o.norm = m.norm AND o.from_email = m.from_email AND "
+                "o.kind = m.kind AND o.version = m.version AND o.idx = m.idx "
+                "AND o.total = m.total AND o.id < m.id "
+                "WHERE m.kind > 0 AND m.norm <> ''"):
             ra, rb = find(a), find(b)
             if ra != rb:
                 parent[ra] = rb
