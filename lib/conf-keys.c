@@ -33,6 +33,7 @@ enum conf_sect {
 	SECT_DAEMON,
 	SECT_SOURCE,
 	SECT_DIGEST,
+	SECT_IDENTITY,
 	SECT_COUNT
 };
 
@@ -46,6 +47,7 @@ static const struct conf_section conf_sections[SECT_COUNT] = {
 	[SECT_DAEMON] = { "daemon", false },
 	[SECT_SOURCE] = { "source", true },
 	[SECT_DIGEST] = { "digest", false },
+	[SECT_IDENTITY] = { "identity", false },
 };
 
 struct conf_key {
@@ -108,6 +110,9 @@ static const struct conf_key conf_keys[] = {
 	{ SECT_DIGEST, "unreviewed-days", CONF_INT, 1, 365, "14",
 	    "a submission without review for this long is reported",
 	    D_(unreviewed_days), 0, false },
+	{ SECT_IDENTITY, "name", CONF_STRING, 0, 0, NULL,
+	    "who `mlq mark` records, as 'Name <address>'", C_(identity), 0,
+	    false },
 };
 
 #define CONF_NKEYS MLQ__ARRAY_SIZE(conf_keys)

@@ -725,6 +725,7 @@ struct mlq_conf {
 	bool found;	     /* false: default file absent, empty config */
 	const char *db_path; /* [database] path; NULL when unset */
 	const char *pidfile; /* [daemon] pidfile; NULL when unset */
+	const char *identity; /* [identity] name; NULL when unset */
 	const char *secrets; /* the secrets file (set or default) */
 	bool secrets_set;    /* given in the config, so it must exist */
 	struct mlq_conf_source *sources;

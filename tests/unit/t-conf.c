@@ -112,7 +112,9 @@ test_values(void)
 	    "smtp-starttls = no\n"
 	    "unreviewed-days = 30\n"
 	    "[daemon]\r\n"
-	    "pidfile = run/mlqd.pid\r\n";
+	    "pidfile = run/mlqd.pid\r\n"
+	    "[identity]\n"
+	    "name = Jane Maintainer <jane@example.org> ; who mlq mark records\n";
 	struct mlq_conf *c = NULL;
 	struct mlq_err err = { MLQ_OK, "" };
 
@@ -141,6 +143,8 @@ test_values(void)
 	ok(!c->digest.smtp_starttls, "starttls off");
 	is_int(c->digest.unreviewed_days, 30, "unreviewed-days");
 	is_str(c->pidfile, "/etc/mlq/run/mlqd.pid", "CRLF lines");
+	is_str(c->identity, "Jane Maintainer <jane@example.org>",
+	    "[identity] name");
 	ok(mlq_conf_source_find(c, "b") == &c->sources[1], "find a source");
 	ok(mlq_conf_source_find(c, "zz") == NULL, "no such source");
 	mlq_conf_free(c);
@@ -245,6 +249,12 @@ test_errors(void)
 	is_str(conf_error("[digest]\nsmtp-user = a\001b\n"),
 	    "config:2: [digest]: smtp-user: control character in value",
 	    "control character");
+	is_str(conf_error("[identity]\nname = Jane\033[31m\n"),
+	    "config:2: [identity]: name: control character in value",
+	    "a name with an escape sequence");
+	is_str(conf_error("[identity]\nmail = jane@example.org\n"),
+	    "config:2: [identity]: unknown key 'mail'",
+	    "[identity]: unknown key");
 	ok(strcmp(conf_error("[digest]\nfrom = a\0b\n"), "") != 0,
 	    "NUL byte refused");
 }
