@@ -60,6 +60,38 @@ usage(FILE *f, const struct cli_cmd *const *commands, size_t ncommands)
 		    commands[i]->summary);
 }
 
+static const struct cli_cmd *
+find_cmd(const char *name, const struct cli_cmd *const *commands,
+    size_t ncommands)
+{
+	size_t i;
+
+	for (i = 0; i < ncommands; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+/* A command's usage and what it does: needs no database and no config. */
+static int
+cmd_help(const struct cli_cmd *cmd)
+{
+	printf("usage: mlq %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+	return 0;
+}
+
+/* Whether a command's arguments (argv[0] its name) ask for its help. */
+static bool
+wants_help(int argc, char *const *argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
+}
+
 /* Creates the database's directory (and parents) for a first import. */
 static void
 make_parent_dirs(const char *path)
@@ -119,8 +151,7 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 	struct mlq_err err;
 	struct cli cli;
 	char *db = NULL;
-	const struct cli_cmd *cmd = NULL;
-	size_t i;
+	const struct cli_cmd *cmd;
 	int c, rc;
 
 	memset(&cli, 0, sizeof(cli));
@@ -149,15 +180,22 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 		return 2;
 	}
 	if (strcmp(argv[optind], "help") == 0) {
-		usage(stdout, commands, ncommands);
-		return 0;
+		if (optind + 1 == argc) {
+			usage(stdout, commands, ncommands);
+			return 0;
+		}
+		if ((cmd = find_cmd(argv[optind + 1], commands, ncommands)) ==
+		    NULL)
+			return cli_usage_error(NULL,
+			    "help: unknown command '%s' (see 'mlq help')",
+			    argv[optind + 1]);
+		return cmd_help(cmd);
 	}
-	for (i = 0; i < ncommands; i++)
-		if (strcmp(commands[i]->name, argv[optind]) == 0)
-			cmd = commands[i];
-	if (cmd == NULL)
+	if ((cmd = find_cmd(argv[optind], commands, ncommands)) == NULL)
 		return cli_usage_error(NULL,
 		    "unknown command '%s' (see 'mlq help')", argv[optind]);
+	if (wants_help(argc - optind, argv + optind))
+		return cmd_help(cmd);
 	if (cmd->helper != NULL)
 		return cli_exec_helper(cmd, argv);
 	mlq_err_clear(&err);
