@@ -105,6 +105,18 @@ enum mlq_status mlq__dir_list(const char *dir, char ***files, size_t *nfiles,
 #define MLQ__TAG_OTHERS_ONLY                                                   \
 	(MLQ_TAG_ACK | MLQ_TAG_REVIEWED | MLQ_TAG_TESTED | MLQ_TAG_QUESTION |  \
 	    MLQ_TAG_CHANGES)
+/*
+ * A diff's sketch (patch.c): the hashes of its changed lines, whitespace
+ * aside, the smallest MLQ__SKETCH_MAX of them in ascending order; their
+ * count is returned.  Two sketches' likeness estimates the share of
+ * changed lines two diffs have in common, 0 to 1 (exact for diffs of
+ * fewer changed lines than that).  A retitled version is found by it.
+ */
+#define MLQ__SKETCH_MAX 128
+size_t mlq__patch_sketch(const char *diff, size_t len,
+    uint64_t out[MLQ__SKETCH_MAX]);
+double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
+    size_t nb);
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */
 const char *mlq__classify_rule_name(size_t i);
 /* Adds n to a source's count of stored messages. */

@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlq-int.h"
@@ -670,4 +672,89 @@ mlq_patch_parse(const char *text, size_t len, struct mlq_arena *a,
 	mlq__sha1_hex(digest, out->patch_id);
 	*found = true;
 	return MLQ_OK;
+}
+
+/* ---- likeness of two diffs ---- */
+
+/* The changed lines ('+'/'-', file headers aside) of a diff, hashed. */
+static uint64_t *
+changed_lines(const char *text, size_t len, size_t *n)
+{
+	const char *p = text, *end = text + len, *nl, *c;
+	uint64_t *h = NULL, *g, x;
+	size_t cap = 0;
+
+	*n = 0;
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (nl - p < 2 || (*p != '+' && *p != '-') ||
+		    (nl - p >= 4 && (memcmp(p, "+++ ", 4) == 0 ||
+					memcmp(p, "--- ", 4) == 0)))
+			continue;
+		/* FNV-1a; whitespace does not tell two versions apart. */
+		x = 1469598103934665603ull ^ (unsigned char)*p;
+		for (c = p + 1; c < nl; c++)
+			if (*c != ' ' && *c != '\t' && *c != '\r')
+				x = (x ^ (unsigned char)*c) * 1099511628211ull;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((g = reallocarray(h, cap, sizeof(*h))) == NULL) {
+				free(h);
+				*n = 0;
+				return NULL;
+			}
+			h = g;
+		}
+		h[(*n)++] = x;
+	}
+	return h;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t
+mlq__patch_sketch(const char *diff, size_t len,
+    uint64_t out[MLQ__SKETCH_MAX])
+{
+	uint64_t *h;
+	size_t n, i, k = 0;
+
+	if ((h = changed_lines(diff, len, &n)) == NULL)
+		return 0;
+	qsort(h, n, sizeof(*h), cmp_u64);
+	for (i = 0; i < n && k < MLQ__SKETCH_MAX; i++)
+		if (k == 0 || h[i] != out[k - 1])
+			out[k++] = h[i];
+	free(h);
+	return k;
+}
+
+double
+mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
+    size_t nb)
+{
+	size_t i = 0, j = 0, both = 0, all = 0;
+
+	if (na == 0 || nb == 0)
+		return 0;
+	/* Bottom-k: the union's smallest hashes, and how many both hold. */
+	while ((i < na || j < nb) && all < MLQ__SKETCH_MAX) {
+		if (i < na && j < nb && a[i] == b[j]) {
+			both++;
+			i++;
+			j++;
+		} else if (j >= nb || (i < na && a[i] < b[j]))
+			i++;
+		else
+			j++;
+		all++;
+	}
+	return (double)both / (double)all;
 }

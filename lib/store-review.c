@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,6 +19,9 @@
 #ifndef MLQ_REVIEW_MAX_DEPTH
 #define MLQ_REVIEW_MAX_DEPTH 4096
 #endif
+
+/* How far apart two postings of a retitled patch may be sent. */
+#define MLQ_REVIEW_RETITLE_WINDOW (365 * 86400)
 
 /* How far apart a cover letter and its unthreaded patches may be sent. */
 #ifndef MLQ_REVIEW_SERIES_WINDOW
@@ -843,6 +847,201 @@ out:
 	return rc;
 }
 
+/* A sketch as stored (schema/016) back into hashes; their count. */
+static size_t
+sketch_read(sqlite3_stmt *s, int col, uint64_t h[MLQ__SKETCH_MAX])
+{
+	const unsigned char *b = sqlite3_column_blob(s, col);
+	size_t n = (size_t)sqlite3_column_bytes(s, col) / 8, i, k;
+
+	if (b == NULL || n > MLQ__SKETCH_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		for (h[i] = 0, k = 0; k < 8; k++)
+			h[i] |= (uint64_t)b[i * 8 + k] << (8 * k);
+	return n;
+}
+
+/*
+ * The distinct words of a title after its subsystem prefix ("mt7601u:
+ * null check the allocation" -> null, check, allocation), into w; their
+ * count.
+ */
+static size_t
+title_words(const char *t, const char *w[16], size_t wn[16])
+{
+	static const char stop[] =
+	    " a an the of in on for to and or with from by is be at as it ";
+	const char *p = strrchr(t, ':'), *e;
+	char key[40];
+	size_t n = 0, k, i;
+
+	for (p = p ? p + 1 : t; *p != '\0' && n < 16; p = e) {
+		while (*p != '\0' && !isalnum((unsigned char)*p) && *p != '_')
+			p++;
+		for (e = p; isalnum((unsigned char)*e) || *e == '_'; e++)
+			;
+		k = (size_t)(e - p);
+		if (k == 0)
+			continue;
+		if (k + 3 <= sizeof(key)) {
+			key[0] = ' ';
+			memcpy(key + 1, p, k);
+			key[k + 1] = ' ';
+			key[k + 2] = '\0';
+			if (strstr(stop, key) != NULL)
+				continue;
+		}
+		for (i = 0; i < n; i++)
+			if (wn[i] == k && memcmp(w[i], p, k) == 0)
+				break;
+		if (i == n) { /* each word once, so "alike" is symmetric */
+			w[n] = p;
+			wn[n++] = k;
+		}
+	}
+	return n;
+}
+
+/*
+ * Whether two titles say much the same: half the words of the shorter
+ * are in the other ("Fix memory leak in X" and "Fix memory leaks in X
+ * and Y"), the subsystem prefix aside (it is what a retitle changes).
+ */
+static bool
+titles_alike(const char *a, const char *b)
+{
+	const char *wa[16], *wb[16];
+	size_t na, nb, la[16], lb[16], i, j, both = 0;
+
+	na = title_words(a, wa, la);
+	nb = title_words(b, wb, lb);
+	if (na == 0 || nb == 0)
+		return false;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (la[i] == lb[j] && memcmp(wa[i], wb[j], la[i]) == 0) {
+				both++;
+				break;
+			}
+	return 2 * both >= (na < nb ? na : nb);
+}
+
+/* Whether stored posting id changes exactly the files of m. */
+static enum mlq_status
+same_files(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    bool *yes, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	size_t n = 0, i;
+	int rc;
+
+	*yes = true;
+	s = mlq__store_stmt(st, S_RV_FILES,
+	    "SELECT path FROM file WHERE msg = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	while (*yes && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *path = col_str(s, 0);
+
+		for (i = 0; i < m->patch.nfiles; i++)
+			if (strcmp(m->patch.files[i].path, path) == 0)
+				break;
+		*yes = i < m->patch.nfiles;
+		n++;
+	}
+	if (!*yes)
+		rc = SQLITE_DONE; /* stopped early: a file m does not change */
+	*yes = *yes && n == m->patch.nfiles;
+	return mlq__store_rows_done(st, s, rc, err, "read files");
+}
+
+/*
+ * A patch retitled on request ("mt7601u:" for "mt76_init_sband_2g:", a
+ * typo fixed) is still a version of the earlier one when the author and
+ * the files are the same, most of the changed lines (their sketches), and
+ * half the title's words.
+ * Candidates are the postings of the most specific file by the same
+ * author within a year either way.
+ */
+static enum mlq_status
+link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	uint64_t mine[MLQ__SKETCH_MAX], theirs[MLQ__SKETCH_MAX];
+	struct mlq_arena *a;
+	struct cand self, *v = NULL, *c;
+	const char *path = NULL;
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	size_t nmine, n = 0, i;
+	int step;
+	bool yes;
+
+	if (!m->is_patch || !m->date_ok || m->subj.norm == NULL ||
+	    m->patch.diff_start >= m->body_len)
+		return MLQ_OK;
+	for (i = 0; i < m->patch.nfiles; i++)
+		if (path == NULL ||
+		    strlen(m->patch.files[i].path) > strlen(path))
+			path = m->patch.files[i].path;
+	nmine = mlq__patch_sketch(m->body + m->patch.diff_start,
+	    m->body_len - m->patch.diff_start, mine);
+	if (path == NULL || nmine == 0)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_RV_RETITLED,
+	    "SELECT m.id, m.version, m.date, m.msgid, m.sketch, m.norm "
+	    "FROM file f "
+	    "JOIN msg m ON m.id = f.msg WHERE f.path = ? AND m.kind = 1 AND "
+	    "m.from_email = ? AND m.norm <> ? AND m.id <> ? AND "
+	    "m.date BETWEEN ? AND ? AND m.sketch IS NOT NULL",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	if ((a = mlq_arena_new()) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	mlq__store_bind_text(s, 1, path);
+	mlq__store_bind_text(s, 2, m->from.email ? m->from.email : "");
+	mlq__store_bind_text(s, 3, m->subj.norm);
+	sqlite3_bind_int64(s, 4, id);
+	sqlite3_bind_int64(s, 5, m->date - MLQ_REVIEW_RETITLE_WINDOW);
+	sqlite3_bind_int64(s, 6, m->date + MLQ_REVIEW_RETITLE_WINDOW);
+	/* Most of the changed lines alike: kept to be linked below. */
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if (!titles_alike(m->subj.norm, col_str(s, 5)) ||
+		    mlq__sketch_likeness(mine, nmine, theirs,
+			sketch_read(s, 4, theirs)) < 0.5)
+			continue;
+		if ((c = mlq_arena_grow(a, v, n, sizeof(*v))) == NULL)
+			break;
+		v = c;
+		c = &v[n];
+		c->id = sqlite3_column_int64(s, 0);
+		c->version = sqlite3_column_int(s, 1);
+		c->date_ok = true;
+		c->date = sqlite3_column_int64(s, 2);
+		if ((c->msgid = mlq_arena_strdup(a, col_str(s, 3))) == NULL)
+			break;
+		n++;
+	}
+	if ((rc = mlq__store_rows_done(st, s, step, err, "find retitled")) !=
+	    MLQ_OK)
+		goto out;
+	self.id = id;
+	self.version = m->subj.version;
+	self.date_ok = true;
+	self.date = m->date;
+	self.msgid = m->msgid;
+	for (i = 0; rc == MLQ_OK && i < n; i++)
+		if ((rc = same_files(st, v[i].id, m, &yes, err)) == MLQ_OK &&
+		    yes)
+			rc = version_link(st, &self, &v[i], true, err);
+out:
+	mlq_arena_free(a);
+	return rc;
+}
+
 /* A revert by any spelling ("Partially Revert "...") is tagged one. */
 static enum mlq_status
 mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
@@ -1107,6 +1306,8 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		 m->commit, err)) != MLQ_OK)
 		goto out;
 	if ((rc = link_versions(st, id, m, kind, err)) != MLQ_OK)
+		goto out;
+	if (kind == 1 && (rc = link_retitled(st, id, m, err)) != MLQ_OK)
 		goto out;
 	rc = link_series(st, id, m, kind, err);
 out:

@@ -722,6 +722,22 @@ msg_kind(const struct mlq_msg *m)
 	return 0;
 }
 
+/* A patch's sketch (schema/016), 8 bytes a hash, little-endian. */
+static void
+bind_sketch(sqlite3_stmt *s, int col, const char *diff, size_t len)
+{
+	uint64_t h[MLQ__SKETCH_MAX];
+	unsigned char b[sizeof(h)];
+	size_t n, i, k;
+
+	if ((n = mlq__patch_sketch(diff, len, h)) == 0)
+		return;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 8; k++)
+			b[i * 8 + k] = (unsigned char)(h[i] >> (8 * k));
+	sqlite3_bind_blob(s, col, b, (int)(n * 8), SQLITE_TRANSIENT);
+}
+
 static enum mlq_status
 insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
     struct mlq_err *err)
@@ -739,8 +755,9 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
 	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
 	    "total, prefix, revert_of, commit_id, patch_id, insertions, deletions, "
-	    "own_tags, tags, status, added, id) VALUES (?, ?, 0, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "own_tags, tags, status, added, id, sketch) VALUES (?, ?, 0, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -778,6 +795,9 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	sqlite3_bind_int(s, 23, kind ? MLQ_STATE_PENDING : MLQ_STATE_NONE);
 	added = m->added ? m->added : (int64_t)time(NULL);
 	sqlite3_bind_int64(s, 24, added);
+	if (kind == 1 && m->is_patch && m->patch.diff_start < m->body_len)
+		bind_sketch(s, 26, m->body + m->patch.diff_start,
+		    m->body_len - m->patch.diff_start);
 	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);

@@ -65,7 +65,7 @@ SELECT t.doc & 4294967295,
 FROM temp.t t GROUP BY t.doc ORDER BY 1;
 DROP TABLE temp.t;
 DROP TABLE fts_dated;
-$(ref_as_014)
+$(msg_as_015) $(ref_as_014)
 PRAGMA user_version = 13;" || ok 1 "old text index"
 is "$(sqlite3 "$old" "SELECT rowid FROM fts WHERE fts MATCH 'kerberos'" | paste -sd' ' -)" \
     "$(sqlite3 "$old" "SELECT id FROM msg WHERE msgid LIKE 'odd-%' ORDER BY id" | paste -sd' ' -)" \

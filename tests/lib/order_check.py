@@ -19,6 +19,9 @@ def state(mlq, msgs, work, name):
         for m in msgs:
             f.write(m if m.endswith(b"\n\n") else m + b"\n")
     db = os.path.join(work, "order-%s.db" % name)
+    for p in (db, db + "-wal", db + "-shm", db + "-mail"):
+        if os.path.exists(p):
+            os.unlink(p)
     subprocess.run([mlq, "import", path], env=dict(os.environ, MLQ_DB=db),
                    check=True, stdout=subprocess.DEVNULL)
     con = sqlite3.connect(db)

@@ -81,6 +81,12 @@ reads_back() {
 	ok $? "$2"
 }
 
+# msg_as_015: SQL that puts table msg back as schemas before 016 had it
+# (no sketch), for tests that wind a database back to an older version.
+msg_as_015() {
+	echo "ALTER TABLE msg DROP COLUMN sketch;"
+}
+
 # ref_as_014: SQL that puts table ref back as schemas 002-014 had it (no
 # date, indexes by key alone), for tests that wind a database back to an
 # older version and migrate it again.

@@ -807,12 +807,65 @@ test_corpus(const char *shared, struct mlq_buf *b)
 	mlq_buf_release(&fix);
 }
 
+
+/* How much of two diffs is shared: the test of a retitled version. */
+static double
+likeness(const char *a, const char *b)
+{
+	uint64_t x[MLQ__SKETCH_MAX], y[MLQ__SKETCH_MAX];
+
+	return mlq__sketch_likeness(x, mlq__patch_sketch(a, strlen(a), x), y,
+	    mlq__patch_sketch(b, strlen(b), y));
+}
+
+static void
+test_likeness(void)
+{
+	static const char v1[] =
+	    "--- a/drivers/net/foo.c\n+++ b/drivers/net/foo.c\n"
+	    "@@ -1,3 +1,5 @@\n \tp = kzalloc(n, GFP_KERNEL);\n"
+	    "+\tif (!p)\n+\t\treturn -ENOMEM;\n-\told();\n+\tnew();\n";
+	/* The same change, reindented and with one more line. */
+	static const char v2[] =
+	    "--- a/drivers/net/foo.c\n+++ b/drivers/net/foo.c\n"
+	    "@@ -1,3 +1,6 @@\n \tp = kzalloc(n, GFP_KERNEL);\n"
+	    "+        if (!p)\n+\t\treturn -ENOMEM;\n-\told();\n+\tnew();\n"
+	    "+\tcount++;\n";
+	static const char other[] =
+	    "--- a/drivers/net/foo.c\n+++ b/drivers/net/foo.c\n"
+	    "@@ -9,2 +9,2 @@\n-\tfoo(1);\n+\tfoo(2);\n";
+	char big_a[MLQ__SKETCH_MAX * 40 + 64], big_b[sizeof(big_a)];
+	size_t i, na = 0, nb = 0;
+	double x;
+
+	x = likeness(v1, v1);
+	ok(x == 1.0, "a diff is wholly like itself (%.2f)", x);
+	x = likeness(v1, v2);
+	ok(x > 0.75 && x < 1.0, "whitespace aside, 4 of 5 lines shared (%.2f)",
+	    x);
+	x = likeness(v1, other);
+	ok(x == 0.0, "another change to the file shares nothing (%.2f)", x);
+	x = likeness(v1, "no diff\n");
+	ok(x == 0.0, "text without a diff is like nothing (%.2f)", x);
+	/* Past the sketch's size: half the lines of b are a's. */
+	for (i = 0; i < 2 * MLQ__SKETCH_MAX / 2; i++) {
+		na += (size_t)snprintf(big_a + na, sizeof(big_a) - na,
+		    "+\tline_%zu();\n", i);
+		nb += (size_t)snprintf(big_b + nb, sizeof(big_b) - nb,
+		    "+\tline_%zu();\n", i % 2 ? i : i + 100000);
+	}
+	x = likeness(big_a, big_b);
+	ok(x > 0.15 && x < 0.5, "a large diff half rewritten is estimated "
+	    "under the bar (%.2f; exact 0.33)", x);
+}
+
 int
 main(void)
 {
 	const char *shared;
 	struct mlq_buf b;
 
+	test_likeness();
 	if ((shared = tap_shared_dir()) == NULL) {
 		plan_skip_all("../shared (seeds and corpus) is missing");
 		return 0;
