@@ -87,6 +87,13 @@ bool out_format_parse(const char *s, unsigned allowed, enum out_format *f);
 void out_safe(FILE *f, const char *s);
 /* Like out_safe, cut to at most width columns (counting code points). */
 void out_safe_width(FILE *f, const char *s, int width);
+/*
+ * Like out_safe, between open and close, from column col, its words
+ * wrapped at width columns onto lines indented to col; a word longer
+ * than a line stands alone and whole (never cut).
+ */
+void out_safe_wrap(FILE *f, const char *s, int col, int width,
+    const char *open, const char *close);
 
 /* A streaming JSON writer: commas and escaping are its business. */
 struct out_json {

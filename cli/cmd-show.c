@@ -61,10 +61,10 @@ json_evidence(const struct mlq_evidence *e, void *arg)
 	json_obj_begin(j);
 	json_key(j, "tag");
 	json_str(j, mlq_tag_name(e->tag));
+	json_key(j, "text");
+	json_str(j, e->line);
 	json_key(j, "rule");
 	json_str(j, e->rule);
-	json_key(j, "line");
-	json_str(j, e->line);
 	json_obj_end(j);
 	return 0;
 }
@@ -355,9 +355,9 @@ text_evidence(const struct mlq_evidence *e, void *arg)
 
 	if (!(kept & e->tag))
 		return 0;
-	w = printf("      %s: \"", mlq_tag_name(e->tag));
-	out_safe_width(stdout, e->line, w < 77 ? 77 - w : 10);
-	fputs("\"\n", stdout);
+	w = printf("      %s: ", mlq_tag_name(e->tag));
+	out_safe_wrap(stdout, e->line, w, 79, "\"", "\"");
+	fputc('\n', stdout);
 	return 0;
 }
 

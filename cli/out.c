@@ -54,6 +54,42 @@ out_safe_width(FILE *f, const char *s, int width)
 	mlq_buf_release(&b);
 }
 
+void
+out_safe_wrap(FILE *f, const char *s, int col, int width, const char *open,
+    const char *close)
+{
+	struct mlq_buf b;
+	const char *p, *end, *w;
+	int indent = col, n;
+
+	if (s == NULL)
+		return;
+	mlq_buf_init(&b);
+	mlq_buf_addstr(&b, open);
+	mlq_text_escape(&b, s, strlen(s));
+	mlq_buf_addstr(&b, close);
+	if (b.oom) {
+		mlq_buf_release(&b);
+		return;
+	}
+	for (p = b.data, end = b.data + b.len; p < end; p = w) {
+		while (p < end && *p == ' ')
+			p++;
+		for (w = p, n = 0; w < end && *w != ' '; w++)
+			n += ((unsigned char)*w & 0xc0) != 0x80;
+		if (col > indent && col + 1 + n > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, (size_t)(w - p), f);
+		col += n;
+	}
+	mlq_buf_release(&b);
+}
+
 /* ---- JSON ---- */
 
 void

@@ -16,6 +16,9 @@
 
 #include "mlq-int.h"
 
+/* Evidence is cut past this many characters (INTERFACE.md). */
+#define MLQ__EVIDENCE_MAX 200
+
 /* ---- names ------------------------------------------------------------- */
 
 static const char *const tag_names[MLQ_TAG_COUNT] = {
@@ -1398,6 +1401,82 @@ split_lines(const char *body, size_t len, struct cls_text *x)
 	return MLQ_OK;
 }
 
+/*
+ * The sentence clause j belongs to, as it stands in the mail: from its
+ * first word to its last and the mark that ends it, across the own lines
+ * it was wrapped over (and the next one where it is a word or two).
+ */
+static void
+sentence(const struct cls_text *x, size_t j, const char **s, size_t *n)
+{
+	const struct cls_tok *first = &x->toks[x->cls[j].sent], *last;
+	const struct cls_line *l;
+	const char *e;
+	size_t k = j;
+
+	while (k + 1 < x->ncls && x->cls[k + 1].sent == x->cls[j].sent)
+		k++;
+	/* "NACK." alone says little: the sentence after it on its line
+	 * ("There's no double free there.") comes along. */
+	if (x->cls[k].end - x->cls[j].sent <= 2 && k + 1 < x->ncls &&
+	    x->toks[x->cls[k + 1].begin].line ==
+		x->toks[x->cls[k].end - 1].line) {
+		size_t next = x->cls[k + 1].sent;
+
+		for (k++; k + 1 < x->ncls && x->cls[k + 1].sent == next; k++)
+			;
+	}
+	last = &x->toks[x->cls[k].end - 1];
+	l = &x->lines[last->line];
+	for (e = last->s + last->len; e < l->s + l->len &&
+	     strchr(".?!)]\"'", *e) != NULL && *e != '\0';
+	     e++)
+		;
+	*s = first->s;
+	*n = (size_t)(e - first->s);
+}
+
+/*
+ * Evidence as a human reads it: blanks and line breaks folded to one
+ * space, and past MLQ__EVIDENCE_MAX characters cut at a word with "...".
+ */
+static char *
+evidence_text(struct mlq_arena *a, const char *s, size_t n)
+{
+	char *out, *o, *cut = NULL;
+	size_t i, chars = 0;
+	bool blank = false;
+
+	if ((out = mlq_arena_alloc(a, n + 4)) == NULL)
+		return NULL;
+	for (o = out, i = 0; i < n; i++) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+		    s[i] == '\r') {
+			blank = o > out;
+			continue;
+		}
+		if (blank) {
+			cut = o;
+			*o++ = ' ';
+			chars++;
+			blank = false;
+		}
+		if (((unsigned char)s[i] & 0xc0) != 0x80 &&
+		    chars++ == MLQ__EVIDENCE_MAX)
+			break;
+		*o++ = s[i];
+	}
+	if (i < n) {
+		/* Back to the last word's end, if it is not too far. */
+		if (cut != NULL && o - cut < 40)
+			o = cut;
+		memcpy(o, "\xe2\x80\xa6", 3); /* U+2026 */
+		o += 3;
+	}
+	*o = '\0';
+	return out;
+}
+
 /* Whether rule k holds in clause c; *line is the evidence's line. */
 static bool
 rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
@@ -1482,6 +1561,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 {
 	struct cls_text x;
 	size_t hit_line[MLQ_TAG_COUNT], hit_rule[MLQ_TAG_COUNT];
+	size_t hit_cls[MLQ_TAG_COUNT];
 	const struct cls_rule *r;
 	const struct cls_clause *c;
 	struct mlq_evidence *out = NULL;
@@ -1495,7 +1575,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 	*nev = 0;
 	memset(&x, 0, sizeof(x));
 	for (i = 0; i < MLQ_TAG_COUNT; i++)
-		hit_line[i] = SIZE_MAX;
+		hit_line[i] = hit_cls[i] = SIZE_MAX;
 	if ((st = split_lines(body, len, &x)) != MLQ_OK)
 		goto fail;
 	classify_lines(x.lines, x.nlines);
@@ -1521,6 +1601,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				    r->line_fn(x.lines[j].s, x.lines[j].len)) {
 					hit_line[i] = j;
 					hit_rule[i] = k;
+					hit_cls[i] = SIZE_MAX;
 				}
 			continue;
 		}
@@ -1539,6 +1620,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 			if (line < hit_line[i]) {
 				hit_line[i] = line;
 				hit_rule[i] = k;
+				hit_cls[i] = j;
 			}
 			break;
 		}
@@ -1555,15 +1637,19 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 			continue;
 		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL)
 			goto oom;
-		s = x.lines[hit_line[i]].s;
-		n = x.lines[hit_line[i]].len;
+		if (hit_cls[i] != SIZE_MAX)
+			sentence(&x, hit_cls[i], &s, &n);
+		else {
+			s = x.lines[hit_line[i]].s;
+			n = x.lines[hit_line[i]].len;
+		}
 		while (n > 0 && (*s == ' ' || *s == '\t')) {
 			s++;
 			n--;
 		}
 		out[*nev].tag = 1u << i;
 		out[*nev].rule = rule_table[hit_rule[i]].name;
-		if ((out[*nev].line = mlq_arena_strndup(a, s, n)) == NULL)
+		if ((out[*nev].line = evidence_text(a, s, n)) == NULL)
 			goto oom;
 		*tags |= 1u << i;
 		(*nev)++;

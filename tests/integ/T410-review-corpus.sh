@@ -18,7 +18,7 @@ is "$(jq -r '[.replies[] | select(.from.name == "J. Bruce Fields")][0].tags | jo
     question "SUNRPC patch: J. Bruce Fields's first reply is a question"
 is "$(jq -r '[.replies[] | select(.from.name == "Trond Myklebust")][0].tags | join(",")' "$TMP/umn.json")" \
     nack "SUNRPC patch: Trond Myklebust's first reply is a nack"
-is "$(jq -r '[.replies[] | select(.from.name == "Trond Myklebust")][0].evidence[0].line' "$TMP/umn.json")" \
+is "$(jq -r '[.replies[] | select(.from.name == "Trond Myklebust")][0].evidence[0].text' "$TMP/umn.json")" \
     "NACK. There's no double free there." "SUNRPC patch: the line that earned the nack"
 is "$("$MLQ" search --from umn.edu --status nacked --format json | jq -r --arg id "$id" \
     '[.[] | select(.message_id == $id)] | length')" 1 \

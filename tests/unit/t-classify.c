@@ -347,7 +347,7 @@ test_evidence(void)
 	is_int(nev, 3, "one evidence per tag");
 	if (nev == 3) {
 		is_int(ev[0].tag, NACK, "evidence in tag order");
-		is_str(ev[0].line, "NACK.  There is no double free.",
+		is_str(ev[0].line, "NACK. There is no double free.",
 		    "nack line, trimmed");
 		is_str(ev[0].rule, "nack-verdict", "nack rule");
 		is_int(ev[1].tag, REV, "reviewed second");
