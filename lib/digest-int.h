@@ -24,7 +24,7 @@ struct mlq__dmsg {
 	int64_t date;
 	int kind;
 	enum mlq_state status;
-	unsigned own_tags;
+	unsigned tags; /* msg.tags, as the review engine derives them */
 	int version, index, total;
 	bool is_reply; /* kind 0 with a parent */
 	bool top;      /* a submission that is no later patch of a series */

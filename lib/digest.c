@@ -559,9 +559,9 @@ digest_scan_period(struct digest_build *b)
 			digest_msg(b, m, &msg);
 			digest_item(b, MLQ_DIGEST_WATCHED, &msg);
 		}
-		if (m->kind > 0 && (m->own_tags & MLQ_TAG_REVERT))
+		if (m->kind > 0 && (m->tags & MLQ_TAG_REVERT))
 			digest_revert(b, m);
-		if (m->is_reply && (m->own_tags & MLQ_TAG_NACK) && m->sub != 0)
+		if (m->is_reply && (m->tags & MLQ_TAG_NACK) && m->sub != 0)
 			digest_nack(b, m);
 		if (m->kind > 0 && m->top && m->version > 1)
 			digest_versions(b, m);
@@ -591,7 +591,7 @@ digest_scan_questions(struct digest_build *b)
 	digest_window(b, end - MLQ_DIGEST_LOOKBACK_DAYS * DAY, end);
 	for (i = 0; i < b->nmsgs && b->rc == MLQ_OK; i++) {
 		m = &b->msgs[i];
-		if (!m->is_reply || !(m->own_tags & MLQ_TAG_QUESTION) ||
+		if (!m->is_reply || !(m->tags & MLQ_TAG_QUESTION) ||
 		    m->sub == 0 || m->sub_from == NULL ||
 		    strcmp(m->from_email, m->sub_from) == 0)
 			continue;

@@ -24,7 +24,7 @@
 
 #define DMSG_COLS(p)                                                                              \
 	"m.id, m.msgid, m.subject, m.from_name, m.from_email, " LIST_OF("m",                      \
-	    p) ", m.norm, m.date, m.kind, m.status, m.own_tags, m.version, m.idx, "               \
+	    p) ", m.norm, m.date, m.kind, m.status, m.tags, m.version, m.idx, "                   \
 	       "m.total, m.parent IS NOT NULL AND m.kind = 0, m.kind > 0 AND NOT " SERIES_MEMBER( \
 		   "m")
 
@@ -44,7 +44,7 @@ dmsg_from_row(sqlite3_stmt *s, struct mlq__dmsg *m)
 	m->date = sqlite3_column_int64(s, 7);
 	m->kind = sqlite3_column_int(s, 8);
 	m->status = (enum mlq_state)sqlite3_column_int(s, 9);
-	m->own_tags = (unsigned)sqlite3_column_int(s, 10);
+	m->tags = (unsigned)sqlite3_column_int(s, 10);
 	m->version = sqlite3_column_int(s, 11);
 	m->index = sqlite3_column_int(s, 12);
 	m->total = sqlite3_column_int(s, 13);
@@ -147,9 +147,9 @@ mlq__store_digest_lists(struct mlq_store *st, int64_t since, int64_t until,
 	    " sum(m.kind > 0 AND NOT " SERIES_MEMBER(
 		"m") "),"
 		     " sum(m.kind = 0 AND m.parent IS NOT NULL),"
-		     " sum(m.kind = 0 AND m.parent IS NOT NULL AND (m.own_tags & ?4) != 0),"
-		     " sum(m.kind > 0 AND (m.own_tags & ?5) != 0),"
-		     " sum(m.kind = 0 AND m.parent IS NOT NULL AND (m.own_tags & ?6) != 0)"
+		     " sum(m.kind = 0 AND m.parent IS NOT NULL AND (m.tags & ?4) != 0),"
+		     " sum(m.kind > 0 AND (m.tags & ?5) != 0),"
+		     " sum(m.kind = 0 AND m.parent IS NOT NULL AND (m.tags & ?6) != 0)"
 		     " FROM msg m JOIN msg_list ml ON ml.msg = m.id"
 		     " JOIN list l ON l.id = ml.list"
 		     " WHERE m.date >= ?1 AND m.date < ?2 AND (?3 IS NULL OR l.name = ?3)"
@@ -255,7 +255,7 @@ mlq__store_digest_title(struct mlq_store *st, const char *norm,
 	if (sqlite3_prepare_v2(st->db,
 		"SELECT m.id FROM msg m WHERE m.norm = ?1 AND m.kind > 0 "
 		"AND m.date < ?2 AND (?3 IS NULL OR m.from_email = ?3) "
-		"AND (?4 = 0 OR m.version < ?4) AND (?4 > 0 OR (m.own_tags & ?5) = 0) "
+		"AND (?4 = 0 OR m.version < ?4) AND (?4 > 0 OR (m.tags & ?5) = 0) "
 		"AND NOT " SERIES_MEMBER(
 		    "m") " ORDER BY m.date DESC, m.id DESC "
 			 "LIMIT 1",
