@@ -12,9 +12,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+bool
+cli_now(int64_t *now)
+{
+	const char *v = getenv("MLQ_NOW");
+	char *end;
+	long long t;
+
+	if (v == NULL || *v == '\0') {
+		*now = (int64_t)time(NULL);
+		return true;
+	}
+	errno = 0;
+	t = strtoll(v, &end, 10);
+	if (errno != 0 || *end != '\0' || t < 0)
+		return false;
+	*now = t;
+	return true;
+}
 
 int
 cli_fail(const struct mlq_err *err)

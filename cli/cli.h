@@ -55,6 +55,10 @@ extern const struct cli_cmd cmd_who;
 int cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
     size_t ncommands);
 
+/* The clock (UTC seconds), or MLQ_NOW for tests; false when MLQ_NOW is
+ * not unix seconds. */
+bool cli_now(int64_t *now);
+
 /* Prints "mlq: <err>" and returns the exit code for its status. */
 int cli_fail(const struct mlq_err *err);
 /* "mlq: CMD: no message 'ID'" and exit code 1. */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 
@@ -29,26 +28,6 @@ const struct cli_cmd cmd_digest = {
 };
 
 #define WEEK (7 * 86400)
-
-/* The clock, or MLQ_NOW for tests; false when MLQ_NOW is not a number. */
-static bool
-digest_now(int64_t *now)
-{
-	const char *v = getenv("MLQ_NOW");
-	char *end;
-	long long t;
-
-	if (v == NULL || *v == '\0') {
-		*now = (int64_t)time(NULL);
-		return true;
-	}
-	errno = 0;
-	t = strtoll(v, &end, 10);
-	if (errno != 0 || *end != '\0' || t < 0)
-		return false;
-	*now = t;
-	return true;
-}
 
 static void
 json_date(struct out_json *j, bool ok, int64_t t)
@@ -271,7 +250,7 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 
 	mlq_err_clear(&err);
 	memset(&o, 0, sizeof(o));
-	if (!digest_now(&now))
+	if (!cli_now(&now))
 		return cli_usage_error(NULL,
 		    "digest: MLQ_NOW is not unix seconds");
 	o.until = now;
