@@ -347,28 +347,88 @@ first_mailbox(const struct mailimf_mailbox_list *l)
 	return mb;
 }
 
+/* The first mailbox of header value v into name and email; false: none. */
 static enum mlq_status
-parse_from(struct parse_state *ps)
+mailbox_of(struct parse_state *ps, const char *v, const char **name,
+    const char **email, bool *found)
 {
-	const char *v = hdr_get(ps, "From");
 	struct mailimf_mailbox_list *l = NULL;
 	const struct mailimf_mailbox *mb;
 	size_t idx = 0;
 	enum mlq_status st = MLQ_OK;
 
+	*found = false;
+	if (mailimf_mailbox_list_parse(v, strlen(v), &idx, &l) != MAILIMF_NO_ERROR)
+		l = NULL;
+	if ((mb = first_mailbox(l)) != NULL) {
+		*found = true;
+		if (!mailbox_fill(ps, mb, name, email))
+			st = mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
+	}
+	if (l != NULL)
+		mailimf_mailbox_list_free(l);
+	return st;
+}
+
+/*
+ * A list's DMARC rewrite ("Jane Doe via Intel-wired-lan
+ * <intel-wired-lan@osuosl.org>") names the list, not the writer: the
+ * writer is in X-Original-From, else in Reply-To; failing both, the name
+ * loses its " via ..." and the address stays the list's.
+ */
+static enum mlq_status
+undo_dmarc_rewrite(struct parse_state *ps)
+{
+	static const char *const headers[] = { "X-Original-From", "Reply-To" };
+	const char *name = ps->m->from.name, *via = NULL, *p, *v, *n, *e;
+	enum mlq_status st;
+	size_t i;
+	bool found;
+
+	for (p = name; (p = strstr(p, " via ")) != NULL; p++)
+		via = p;
+	if (via == NULL || via == name)
+		return MLQ_OK;
+	for (i = 0; i < MLQ__ARRAY_SIZE(headers); i++) {
+		if ((v = hdr_get(ps, headers[i])) == NULL)
+			continue;
+		if ((st = mailbox_of(ps, v, &n, &e, &found)) != MLQ_OK)
+			return st;
+		if (found && strcmp(e, ps->m->from.email) != 0) {
+			ps->m->from.name = n;
+			ps->m->from.email = e;
+			return MLQ_OK;
+		}
+	}
+	/* 'Jane Doe' via Group: the quotes went with the rewrite. */
+	if (name[0] == '\'' && via - name > 2 && via[-1] == '\'') {
+		name++;
+		via--;
+	}
+	n = mlq_arena_strndup(ps->a, name, (size_t)(via - name));
+	if (n == NULL)
+		return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
+	ps->m->from.name = n;
+	return MLQ_OK;
+}
+
+static enum mlq_status
+parse_from(struct parse_state *ps)
+{
+	const char *v = hdr_get(ps, "From");
+	enum mlq_status st;
+	bool found;
+
 	ps->m->from.name = ps->m->from.email = "";
 	ps->m->from.role = MLQ_ROLE_FROM;
 	if (v == NULL)
 		return MLQ_OK;
-	if (mailimf_mailbox_list_parse(v, strlen(v), &idx, &l) != MAILIMF_NO_ERROR)
-		l = NULL;
-	if ((mb = first_mailbox(l)) == NULL)
-		st = from_fallback(ps, v);
-	else if (!mailbox_fill(ps, mb, &ps->m->from.name, &ps->m->from.email))
-		st = mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
-	if (l != NULL)
-		mailimf_mailbox_list_free(l);
-	return st;
+	if ((st = mailbox_of(ps, v, &ps->m->from.name, &ps->m->from.email,
+		 &found)) != MLQ_OK)
+		return st;
+	if (!found)
+		return from_fallback(ps, v);
+	return undo_dmarc_rewrite(ps);
 }
 
 /* To: and Cc: into m->addrs; unparsable lists are skipped, not fatal. */

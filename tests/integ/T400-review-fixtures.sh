@@ -42,6 +42,7 @@ check() { # ORDER VERB ID WANT
 		_got=$(echo "$_j" | jq -r --arg k "$2" \
 		    '[.[$k][].message_id] | if length == 0 then "-" else join(",") end') ;;
 	cover) _got=$(echo "$_j" | jq -r '.series.cover') ;;
+	from) _got=$(echo "$_j" | jq -r '"\(.from.name) <\(.from.email)>"') ;;
 	series) _got=$(echo "$_j" | jq -r '.series | "\(.version)/\(.index)/\(.total)"') ;;
 	missing) _got=$(echo "$_j" | jq -r '.missing | sort | join(",")') ;;
 	replies) _got=$(echo "$_j" | jq -r '[.replies[].message_id] | sort |
