@@ -142,6 +142,13 @@ enum mlq_status mlq__store_each_raw(struct mlq_store *st, mlq__raw_fn fn,
 enum mlq_status mlq__mail_each_file(const char *path, mlq__raw_fn fn,
     void *arg, struct mlq_err *err);
 /*
+ * Fills st's table mark (a maintainer's marks) from the mail file of the
+ * database at path, which keeps them for this: before a rebuild stores
+ * any mail into st.  A mail file without marks gives none.
+ */
+enum mlq_status mlq__mail_marks_copy(struct mlq_store *st, const char *path,
+    struct mlq_err *err);
+/*
  * Unsynced bulk writes (store-sync.c).  mlq__sync_check fails (MLQ_EDB)
  * when a bulk writer's marker names another boot than this one: the index
  * at path may be torn.  mlq__sync_forget removes such markers once the
@@ -152,7 +159,8 @@ void mlq__sync_forget(const char *path);
 /*
  * Copies what a rebuild cannot re-derive from the mail of the database at
  * old_path into st: source rows (cursors, counts, errors) and the digests
- * sent.  (When each message was stored travels with its mail.)
+ * sent.  (When each message was stored travels with its mail, and so
+ * do the marks: mlq__mail_marks_copy.)
  */
 enum mlq_status mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
     struct mlq_err *err);

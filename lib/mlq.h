@@ -568,6 +568,41 @@ struct mlq_store_counts {
 enum mlq_status mlq_store_counts(struct mlq_store *st,
     struct mlq_store_counts *out, struct mlq_err *err);
 
+/* ---- a maintainer's marks (store-mark.c) ---------------------------- */
+
+/*
+ * One correction by hand (mlq mark): a submission's status, or one tag of
+ * a message given or taken away.  It wins over what the review engine
+ * derives, whatever mail arrives later, and a rebuild keeps it.
+ */
+struct mlq_mark {
+	unsigned tag;	       /* one MLQ_TAG_ bit; 0: the status */
+	enum mlq_state status; /* tag 0: the status set */
+	bool removed;	       /* the tag was taken away, not given */
+	const char *who;       /* [identity] name, or the login name */
+	int64_t at;	       /* when, UTC seconds */
+};
+
+/*
+ * Records the n marks of m on the stored message msgid (with or without
+ * <>), each replacing the one set before on the same status or tag, in
+ * one transaction that also derives the message's thread again.
+ * MLQ_NOTFOUND when no such message is stored; MLQ_EINPUT for a status
+ * on a message that is no submission, or 'revert' on a reply.  st must
+ * be writable and not in a transaction.
+ */
+enum mlq_status mlq_store_mark(struct mlq_store *st, const char *msgid,
+    const struct mlq_mark *m, size_t n, struct mlq_err *err);
+/* Drops every mark of msgid, so that what is derived counts again
+ * (none is no error); MLQ_NOTFOUND as for mlq_store_mark. */
+enum mlq_status mlq_store_mark_clear(struct mlq_store *st, const char *msgid,
+    struct mlq_err *err);
+/* Marks are lent to fn for the call only; non-zero from fn stops. */
+typedef int (*mlq_mark_fn)(const struct mlq_mark *m, void *arg);
+/* The marks of msgid: its status first, then its tags by bit. */
+enum mlq_status mlq_store_marks(struct mlq_store *st, const char *msgid,
+    mlq_mark_fn fn, void *arg, struct mlq_err *err);
+
 /* ---- the import pipeline (ingest.c) --------------------------------- */
 
 /*
@@ -660,15 +695,16 @@ struct mlq_reindex_stats {
  * links, statuses, threads, the text index -- from its stored raw
  * messages: the import pipeline (mlq_ingest, 'workers' parse threads, 0 =
  * one per core) stores each into a new file beside it, PATH.reindex,
- * which then replaces the old one by rename(2); sources and the time
- * each message was first stored are carried over.  The old database is
- * write-locked throughout, so mlqd must not run: when another process
- * still has it open at the end, MLQ_EIO and the old file stays.  When a
- * message no longer parses, nothing is replaced: MLQ_EINPUT names it.
- * An index the system went down under while an import wrote it unsynced
- * is not read: every message of the mail file is, with the lists and
- * times stored there (torn), and sources and digests are copied if they
- * can be (else meta_lost).
+ * which then replaces the old one by rename(2); sources, the time each
+ * message was first stored and a maintainer's marks (from the mail file)
+ * are carried over.  The old database is write-locked throughout, so
+ * mlqd must not run: when another process still has it open at the end,
+ * MLQ_EIO and the old file stays.  When a message no longer parses,
+ * nothing is replaced: MLQ_EINPUT names it.  An index the system went
+ * down under while an import wrote it unsynced is not read: every
+ * message of the mail file is, with the lists, times and marks stored
+ * there (torn), and sources and digests are copied if they can be (else
+ * meta_lost).
  */
 enum mlq_status mlq_reindex(const char *path, int workers,
     struct mlq_reindex_stats *out, struct mlq_err *err);

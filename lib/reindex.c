@@ -5,7 +5,8 @@
  * place) reuses the parallel pipeline and the writer's code unchanged,
  * costs no more than an import, and leaves the old database whole on any
  * failure.  The mail file (PATH-mail) is only read: every message keeps
- * the id its mail is stored under, and the lists and times it holds.
+ * the id its mail is stored under, and the lists, times and marks it
+ * holds.
  *
  * An index that an import left unsynced when the system went down may be
  * torn (store-sync.c): it is not opened at all, but rebuilt from every
@@ -120,7 +121,10 @@ mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
 	/* A rebuild the system went down under leaves nothing to keep. */
 	remove_db(tmp);
 	mlq__sync_forget(tmp);
-	if ((rc = mlq_store_open(tmp, MLQ_STORE_BULK, &fresh, err)) != MLQ_OK)
+	/* A maintainer's marks, from the mail file, before any mail: the
+	 * statuses are derived with them as it is stored. */
+	if ((rc = mlq_store_open(tmp, MLQ_STORE_BULK, &fresh, err)) != MLQ_OK ||
+	    (rc = mlq__mail_marks_copy(fresh, path, err)) != MLQ_OK)
 		goto out;
 	memset(&opts, 0, sizeof(opts));
 	opts.workers = workers;

@@ -89,6 +89,12 @@ enum store_stmt {
 	S_RV_OWN_PATCH_LINKS,
 	S_RV_LINK_DEL_ONE,
 	S_RV_SERIES_THREADS,
+	S_RV_MARKS,
+	/* a maintainer's marks (store-mark.c) */
+	S_MARK_TARGET,
+	S_MARK_PUT,
+	S_MARK_CLEAR,
+	S_MARKS_OF,
 	S_COUNT
 };
 
@@ -138,6 +144,8 @@ enum mlq_status mlq__store_fail(struct mlq_store *st, struct mlq_err *err,
 enum mlq_status mlq__review_put(struct mlq_store *st, int64_t id,
     const struct mlq_msg *m, int kind, struct mlq_err *err);
 enum mlq_status mlq__review_flush(struct mlq_store *st, struct mlq_err *err);
+/* Has message id's thread derived again at the next flush. */
+void mlq__review_dirty(struct mlq_store *st, int64_t id);
 void mlq__review_reset(struct mlq_store *st);
 void mlq__review_release(struct mlq_store *st);
 /*
@@ -162,6 +170,15 @@ enum mlq_status mlq__mail_get(struct mlq_store *st, int64_t id,
 enum mlq_status mlq__mail_migrate(struct mlq_store *st, bool *moved,
     struct mlq_err *err);
 void mlq__mail_close(struct mlq_store *st);
+/*
+ * The mail file's copy of the marks (store-mark.c keeps the index's):
+ * mlq__mail_mark_put records one mark of msgid, mlq__mail_mark_clear
+ * drops them all, in the mail file's transaction as mlq__mail_put does.
+ */
+enum mlq_status mlq__mail_mark_put(struct mlq_store *st, const char *msgid,
+    const struct mlq_mark *m, struct mlq_err *err);
+enum mlq_status mlq__mail_mark_clear(struct mlq_store *st, const char *msgid,
+    struct mlq_err *err);
 /*
  * Unsynced bulk writes (store-sync.c; the checks are in mlq-int.h).
  * mlq__sync_begin leaves st's marker and turns its syncs off;

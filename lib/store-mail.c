@@ -17,12 +17,19 @@
  * consistent: the mail of a batch commits first, synced, and only then
  * the index that names it.  A crash between leaves mail rows no message
  * names; the ids they sit under are handed out again and overwritten.
+ *
+ * A maintainer's marks (mlq mark) cannot be read from the mail either:
+ * table mark here keeps the same rows as the index's (schema 017), made
+ * on the first mark, written first as the mail is.  A crash between the
+ * two commits leaves a mark the index lacks until `mlq mark` is run
+ * again or a rebuild takes it from here.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store-int.h"
 
@@ -402,6 +409,121 @@ mlq__mail_get(struct mlq_store *st, int64_t id, mlq__mail_fn fn, void *arg,
 	else
 		rc = mail_fail(st, err, "read mail");
 	sqlite3_reset(s);
+	return rc;
+}
+
+/* ---- a maintainer's marks ---- */
+
+/* The same columns as the index's table mark (schema/017-mark.sql). */
+#define MARK_TABLE                                                             \
+	"CREATE TABLE IF NOT EXISTS mark (msgid TEXT NOT NULL, "               \
+	"what INTEGER NOT NULL, value INTEGER NOT NULL, who TEXT NOT NULL, "   \
+	"at INTEGER NOT NULL, PRIMARY KEY (msgid, what)) WITHOUT ROWID"
+
+/* The mail file open for writing marks, in the batch's transaction. */
+static enum mlq_status
+mark_write(struct mlq_store *st, struct mlq_err *err)
+{
+	enum mlq_status rc;
+
+	if ((rc = mail_write(st, err)) != MLQ_OK)
+		return rc;
+	return mail_exec(st, MARK_TABLE, err);
+}
+
+/* Runs sql (mark_write first) with its parameters bound by the caller. */
+static enum mlq_status
+mark_run(struct mlq_store *st, const char *sql, const char *msgid,
+    const struct mlq_mark *m, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+
+	if ((rc = mark_write(st, err)) != MLQ_OK)
+		return rc;
+	/* Once per mlq mark: not worth a statement kept open. */
+	if (sqlite3_prepare_v2(st->mail, sql, -1, &s, NULL) != SQLITE_OK)
+		return mail_fail(st, err, "record the mark");
+	sqlite3_bind_text(s, 1, msgid, -1, SQLITE_STATIC);
+	if (m != NULL) {
+		sqlite3_bind_int(s, 2, (int)m->tag);
+		sqlite3_bind_int(s, 3,
+		    m->tag == 0 ? (int)m->status : !m->removed);
+		sqlite3_bind_text(s, 4, m->who, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 5, m->at);
+	}
+	rc = sqlite3_step(s) == SQLITE_DONE
+	    ? MLQ_OK
+	    : mail_fail(st, err, "record the mark");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+enum mlq_status
+mlq__mail_mark_put(struct mlq_store *st, const char *msgid,
+    const struct mlq_mark *m, struct mlq_err *err)
+{
+	return mark_run(st,
+	    "INSERT OR REPLACE INTO mark(msgid, what, value, who, at) "
+	    "VALUES (?, ?, ?, ?, ?)",
+	    msgid, m, err);
+}
+
+enum mlq_status
+mlq__mail_mark_clear(struct mlq_store *st, const char *msgid,
+    struct mlq_err *err)
+{
+	return mark_run(st, "DELETE FROM mark WHERE msgid = ?", msgid, NULL,
+	    err);
+}
+
+enum mlq_status
+mlq__mail_marks_copy(struct mlq_store *st, const char *path,
+    struct mlq_err *err)
+{
+	static const char copy[] =
+	    "INSERT OR REPLACE INTO main.mark(msgid, what, value, who, at) "
+	    "SELECT msgid, what, value, who, at FROM marks.mark";
+	struct mlq_buf name;
+	sqlite3_stmt *s = NULL;
+	enum mlq_status rc = MLQ_OK;
+	bool attached = false;
+	int step;
+
+	mlq_buf_init(&name);
+	if (!mail_name(path, &name)) {
+		mlq_buf_release(&name);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
+	/* No mail file, no marks: ATTACH would make an empty one. */
+	if (access(name.data, F_OK) != 0)
+		goto out;
+	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS marks", -1, &s,
+		NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(s, 1, name.data, -1, SQLITE_STATIC);
+	attached = sqlite3_step(s) == SQLITE_DONE;
+	sqlite3_finalize(s);
+	if (!attached ||
+	    sqlite3_prepare_v2(st->db,
+		"SELECT 1 FROM marks.sqlite_schema WHERE type = 'table' AND "
+		"name = 'mark'",
+		-1, &s, NULL) != SQLITE_OK)
+		goto fail;
+	step = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (step == SQLITE_ROW &&
+	    sqlite3_exec(st->db, copy, NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	if (step == SQLITE_ROW || step == SQLITE_DONE)
+		goto out;
+fail:
+	rc = mlq_err_set(err, MLQ_EDB, "copy the marks from '%s': %s",
+	    name.data, sqlite3_errmsg(st->db));
+out:
+	if (attached)
+		sqlite3_exec(st->db, "DETACH DATABASE marks", NULL, NULL, NULL);
+	mlq_buf_release(&name);
 	return rc;
 }
 

@@ -65,6 +65,12 @@ mark(struct mlq_store *st, int64_t id)
 }
 
 void
+mlq__review_dirty(struct mlq_store *st, int64_t id)
+{
+	mark(st, id);
+}
+
+void
 mlq__review_reset(struct mlq_store *st)
 {
 	st->ndirty = 0;
@@ -1336,6 +1342,9 @@ struct rv_node {
 	int64_t thread;
 	unsigned acc;  /* a submission's own replies' tags */
 	bool answered; /* its submitter replied below it */
+	/* A maintainer's marks (mlq mark): tags given, taken away; status. */
+	unsigned mark_add, mark_del;
+	int mark_status; /* 0: none */
 };
 
 /* A node's Message-Id and index, sorted for lookups. */
@@ -1719,6 +1728,83 @@ is_superseded(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
 	    id, yes, err);
 }
 
+/*
+ * The marks of thread's messages (mlq mark) onto t's nodes.  A reply's
+ * tags count as if its own text had earned them, so that the tags and
+ * status of what it reviews follow; marks_win does the rest.
+ */
+static enum mlq_status
+marks_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
+    struct mlq_err *err)
+{
+	struct rv_node *n;
+	sqlite3_stmt *s;
+	unsigned what;
+	size_t i;
+	int rc;
+
+	/* CROSS JOIN: through the thread's messages, not every mark. */
+	s = mlq__store_stmt(st, S_RV_MARKS,
+	    "SELECT m.id, k.what, k.value FROM msg m CROSS JOIN mark k "
+	    "ON k.msgid = m.msgid WHERE m.thread = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, thread);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		for (i = 0; i < t->count; i++)
+			if (t->n[i].id == sqlite3_column_int64(s, 0))
+				break;
+		if (i == t->count)
+			continue;
+		n = &t->n[i];
+		what = (unsigned)sqlite3_column_int(s, 1);
+		if (what == 0) {
+			n->mark_status = sqlite3_column_int(s, 2);
+		} else if (sqlite3_column_int(s, 2) != 0) {
+			n->mark_add |= what;
+			n->own |= what;
+		} else {
+			n->mark_del |= what;
+			n->own &= ~what;
+		}
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? MLQ_OK
+				 : mlq__store_fail(st, err, "read marks");
+}
+
+/*
+ * The marks over the tags derive_tags found: a reply keeps a tag it was
+ * given where a rule would drop it (a question not to the author, an ack
+ * by the submitter), and so do the submissions it reviews; a
+ * submission's own marks come last and win.
+ */
+static void
+marks_win(struct rv_thread *t)
+{
+	struct rv_node *n;
+	unsigned kept;
+	size_t i, j;
+
+	for (i = 0; i < t->count; i++) {
+		n = &t->n[i];
+		if (n->id == 0 || n->kind > 0 ||
+		    (kept = n->mark_add & ~n->tags) == 0)
+			continue;
+		n->tags |= kept;
+		for (j = 0; j < t->count; j++)
+			if (t->n[j].id != 0 && t->n[j].kind > 0 &&
+			    reviews(t, n, (int)j))
+				t->n[j].tags |= kept;
+	}
+	for (i = 0; i < t->count; i++) {
+		n = &t->n[i];
+		if (n->id != 0 && n->kind > 0)
+			n->tags = (n->tags | n->mark_add) & ~n->mark_del;
+	}
+}
+
 static enum mlq_status
 derive_status(struct mlq_store *st, struct rv_thread *t, int s,
     struct mlq_err *err)
@@ -1739,6 +1825,11 @@ derive_status(struct mlq_store *st, struct rv_thread *t, int s,
 			continue;
 		if (n->first < 0 || r->date < n->first)
 			n->first = r->date;
+	}
+	/* A maintainer's mark wins over everything below. */
+	if (n->mark_status != MLQ_STATE_NONE) {
+		n->status = n->mark_status;
+		return MLQ_OK;
 	}
 	if ((rc = is_reverted(st, n->id, &yes, err)) != MLQ_OK)
 		return rc;
@@ -1998,10 +2089,13 @@ mlq__review_flush(struct mlq_store *st, struct mlq_err *err)
 		}
 		for (; i < (size_t)ends.v[b]; i++)
 			if ((rc = thread_load(st, order.v[i], &ts[b], err)) !=
-			    MLQ_OK)
+				MLQ_OK ||
+			    (rc = marks_load(st, order.v[i], &ts[b], err)) !=
+				MLQ_OK)
 				goto out;
 		if ((rc = derive_tags(&ts[b], err)) != MLQ_OK)
 			goto out;
+		marks_win(&ts[b]);
 		for (j = 0; j < ts[b].count; j++) {
 			n = &ts[b].n[j];
 			n->status = n->old_status;

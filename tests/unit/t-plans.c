@@ -48,6 +48,8 @@ static struct want wants[] = {
 	    false },
 	{ "FROM ref WHERE ckey = ?", "USING COVERING INDEX ref_ckey (ckey=?)",
 	    false },
+	/* Marks by the thread's messages, not the thread by every mark. */
+	{ "CROSS JOIN mark k", "SEARCH k USING PRIMARY KEY (msgid=?)", false },
 	{ "thread = ? AND kind = 2 AND",
 	    "USING COVERING INDEX msg_series (kind=? AND from_email=? AND "
 	    "version=? AND total=?)",
