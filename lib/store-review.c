@@ -1331,6 +1331,7 @@ struct rv_node {
 	const char *name; /* the From: display name, "" when none */
 	int kind, version, idx, total;
 	unsigned own, tags, old_tags;
+	unsigned relayed; /* ack/reviewed/tested trailers naming another */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1420,8 +1421,13 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	s = mlq__store_stmt(st, S_RV_LOAD,
 	    "SELECT id, msgid, parent, from_email, kind, version, idx, total, "
 	    "own_tags, tags, status, (SELECT dst FROM link WHERE src = msg.id "
-	    "AND kind = 4), date, first_review, from_name FROM msg "
-	    "WHERE thread = ?",
+	    "AND kind = 4), date, first_review, from_name, "
+	    /* Trailers given for someone else ("forgot the tag:"). */
+	    "(SELECT coalesce(max(t.key = 'Acked-by'), 0) * 2 + "
+	    "coalesce(max(t.key = 'Reviewed-by'), 0) * 4 + "
+	    "coalesce(max(t.key = 'Tested-by'), 0) * 8 FROM trailer t "
+	    "WHERE t.msg = msg.id AND t.email <> msg.from_email) "
+	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -1449,6 +1455,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->first = n->old_first;
 		n->thread = thread;
 		n->name = adup(t->a, s, 14);
+		n->relayed = (unsigned)sqlite3_column_int(s, 15);
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
@@ -1652,7 +1659,10 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (!to_author(t, n, s))
 			n->tags &= ~(unsigned)MLQ_TAG_QUESTION;
 		if (same_person(n, s)) {
-			n->tags &= ~(unsigned)MLQ__TAG_OTHERS_ONLY;
+			/* A trailer the submitter passes on for a reviewer
+			 * ("forgot the tag: Reviewed-by: ...") counts. */
+			n->tags &= ~(unsigned)MLQ__TAG_OTHERS_ONLY |
+			    (n->relayed & n->own);
 			/* It answers every question above it. */
 			hops = 0;
 			for (j = n->up; j >= 0 && j != n->sub &&
