@@ -1477,6 +1477,47 @@ evidence_text(struct mlq_arena *a, const char *s, size_t n)
 	return out;
 }
 
+/*
+ * Whether the sentence of clause j opens by naming whom it speaks to:
+ * "Bruce, any further thoughts?", "Felipe, can this be queued?".  A
+ * capitalized word alone before a comma, not a word that opens prose.
+ */
+static bool
+vocative(const struct cls_text *x, size_t j)
+{
+	static const char opener[] =
+	    "hi|hello|hey|dear|thanks|thank|yes|no|ok|okay|well|so|also|and|"
+	    "but|hmm|sorry|right|sure|indeed|agreed|honestly|again|actually|"
+	    "otherwise|now|then|anyway|anyways|still|however|besides|instead|"
+	    "ah|oh|nit|overall|first|second|third|finally|plus|please|btw|"
+	    "fwiw|imho|imo|alright|great|cool|good|nice|wait|true|correct|"
+	    "interesting|understood|exactly|yeah|yep|nope|regardless|meanwhile|"
+	    "likewise|similarly|personally|technically|basically|generally|"
+	    "frankly|ideally|unfortunately|fortunately|obviously|clearly|"
+	    "apparently|secondly|lastly|additionally|furthermore|moreover|"
+	    "thus|hence|therefore|here|there|otoh|hm|ugh|oops|whoops|ack|nak|"
+	    "nack|sigh|perhaps|maybe|probably|really|seriously|also|lol";
+	const struct cls_clause *c;
+	const struct cls_tok *w;
+	size_t k;
+
+	/* The sentence's first clause. */
+	for (k = j; k > 0 && x->cls[k - 1].sent == x->cls[j].sent; k--)
+		;
+	c = &x->cls[k];
+	if (c->end - c->begin != 1 || c->begin != c->sent)
+		return false;
+	w = &x->toks[c->begin];
+	if (w->len < 2 || w->s[0] < 'A' || w->s[0] > 'Z' ||
+	    w->s + w->len >= x->lines[w->line].s + x->lines[w->line].len ||
+	    w->s[w->len] != ',')
+		return false;
+	for (k = 1; k < w->len; k++)
+		if (!((w->s[k] >= 'a' && w->s[k] <= 'z') || w->s[k] == '-'))
+			return false;
+	return !word_in(w->s, w->len, opener, sizeof(opener) - 1);
+}
+
 /* Whether rule k holds in clause c; *line is the evidence's line. */
 static bool
 rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
@@ -1562,6 +1603,7 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 	struct cls_text x;
 	size_t hit_line[MLQ_TAG_COUNT], hit_rule[MLQ_TAG_COUNT];
 	size_t hit_cls[MLQ_TAG_COUNT];
+	size_t voc_cls = SIZE_MAX, voc_line = 0, voc_rule = 0;
 	const struct cls_rule *r;
 	const struct cls_clause *c;
 	struct mlq_evidence *out = NULL;
@@ -1617,6 +1659,16 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 				continue;
 			if (r->tag == MLQ_TAG_CHANGES && (sent[j] & SENT_WAIVED))
 				continue;
+			/* "Bruce, any further thoughts?": put to someone by
+			 * name, kept only if no other question is found. */
+			if (r->tag == MLQ_TAG_QUESTION && vocative(&x, j)) {
+				if (voc_cls == SIZE_MAX) {
+					voc_cls = j;
+					voc_line = line;
+					voc_rule = k;
+				}
+				continue;
+			}
 			if (line < hit_line[i]) {
 				hit_line[i] = line;
 				hit_rule[i] = k;
@@ -1626,6 +1678,12 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		}
 	}
 
+	i = tag_index(MLQ_TAG_QUESTION);
+	if (hit_line[i] == SIZE_MAX && voc_cls != SIZE_MAX) {
+		hit_line[i] = voc_line;
+		hit_rule[i] = voc_rule;
+		hit_cls[i] = voc_cls;
+	}
 	/*
 	 * A maintainer's "applied" asks for nothing more of this patch:
 	 * what follows is advice for next time or a script's boilerplate.
@@ -1648,7 +1706,10 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 			n--;
 		}
 		out[*nev].tag = 1u << i;
-		out[*nev].rule = rule_table[hit_rule[i]].name;
+		out[*nev].rule = i == tag_index(MLQ_TAG_QUESTION) &&
+			hit_cls[i] == voc_cls && voc_cls != SIZE_MAX
+		    ? MLQ__RULE_QUESTION_TO_NAME
+		    : rule_table[hit_rule[i]].name;
 		if ((out[*nev].line = evidence_text(a, s, n)) == NULL)
 			goto oom;
 		*tags |= 1u << i;

@@ -117,6 +117,12 @@ size_t mlq__patch_sketch(const char *diff, size_t len,
     uint64_t out[MLQ__SKETCH_MAX]);
 double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
     size_t nb);
+/*
+ * The rule of a question put to someone by name ("Bruce, any further
+ * thoughts?"): its evidence opens with that name, and the review engine
+ * keeps the question only when the name is the author's.
+ */
+#define MLQ__RULE_QUESTION_TO_NAME "question-to-name"
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */
 const char *mlq__classify_rule_name(size_t i);
 /* Adds n to a source's count of stored messages. */

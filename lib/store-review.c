@@ -1332,6 +1332,8 @@ struct rv_node {
 	int kind, version, idx, total;
 	unsigned own, tags, old_tags;
 	unsigned relayed; /* ack/reviewed/tested trailers naming another */
+	const char *asked; /* the sentence of its question */
+	bool by_name;	   /* ... put to someone by name: "Bruce, any ...?" */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1426,7 +1428,10 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "(SELECT coalesce(max(t.key = 'Acked-by'), 0) * 2 + "
 	    "coalesce(max(t.key = 'Reviewed-by'), 0) * 4 + "
 	    "coalesce(max(t.key = 'Tested-by'), 0) * 8 FROM trailer t "
-	    "WHERE t.msg = msg.id AND t.email <> msg.from_email) "
+	    "WHERE t.msg = msg.id AND t.email <> msg.from_email), "
+	    "(SELECT line FROM evidence WHERE msg = msg.id AND tag = 16), "
+	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
+	    MLQ__RULE_QUESTION_TO_NAME "') "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1456,6 +1461,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->thread = thread;
 		n->name = adup(t->a, s, 14);
 		n->relayed = (unsigned)sqlite3_column_int(s, 15);
+		n->asked = adup(t->a, s, 16);
+		n->by_name = sqlite3_column_int(s, 17) != 0;
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
@@ -1525,6 +1532,69 @@ same_person(const struct rv_node *a, const struct rv_node *b)
 	return naf > 0 && nbf > 0 && af != al && bf != bl && naf == nbf &&
 	    nal == nbl && strncasecmp(af, bf, naf) == 0 &&
 	    strncasecmp(al, bl, nal) == 0;
+}
+
+/*
+ * What the author of s is called by: the first word of the display name,
+ * or the start of the address ("dai.ngo@") where the name is one word or
+ * none (a lone word may be a surname).
+ */
+static void
+author_called(const struct rv_node *s, const char **a, size_t *n)
+{
+	const char *p, *e;
+
+	for (p = s->name; *p == ' ' || *p == '"'; p++)
+		;
+	for (e = p; *e != '\0' && *e != ' ' && *e != ','; e++)
+		;
+	if (e == p || *e == '\0') {
+		p = s->from;
+		for (e = p; *e != '\0' && strchr("@._-+", *e) == NULL; e++)
+			;
+	}
+	*a = p;
+	*n = (size_t)(e - p);
+}
+
+/* Whether a question that opens with a name ("Dai, ...?") is s's author's. */
+static bool
+names_author(const char *asked, const struct rv_node *s)
+{
+	const char *comma = strchr(asked, ','), *a;
+	size_t n;
+
+	if (comma == NULL)
+		return true;
+	author_called(s, &a, &n);
+	return n > 0 && (size_t)(comma - asked) == n &&
+	    strncasecmp(a, asked, n) == 0;
+}
+
+/*
+ * Whether a question speaks to s's author by name ("Actually a question
+ * for Dai: have you ...?"), though it answers someone else.
+ */
+static bool
+mentions_author(const char *asked, const struct rv_node *s)
+{
+	const char *a, *p;
+	size_t n;
+
+	author_called(s, &a, &n);
+	if (n < 2)
+		return false;
+	for (p = asked; *p != '\0'; p++) {
+		/* Spoken to: "for Dai:", "Dai, ...", "@Dai"; "Dai's
+		 * patches" and "Aditya accused" speak of him. */
+		if (strncasecmp(p, a, n) == 0 &&
+		    (p == asked || !isalnum((unsigned char)p[-1])) &&
+		    (p[n] == ':' || p[n] == ',' ||
+			(p > asked && p[-1] == '@') ||
+			(p - asked >= 4 && strncasecmp(p - 4, "for ", 4) == 0)))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1656,7 +1726,10 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (n->sub < 0)
 			continue;
 		s = &t->n[n->sub];
-		if (!to_author(t, n, s))
+		/* Who is asked: the one named, else the one answered. */
+		if (n->asked != NULL && (n->by_name
+			? !names_author(n->asked, s)
+			: !to_author(t, n, s) && !mentions_author(n->asked, s)))
 			n->tags &= ~(unsigned)MLQ_TAG_QUESTION;
 		if (same_person(n, s)) {
 			/* A trailer the submitter passes on for a reviewer

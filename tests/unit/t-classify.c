@@ -145,6 +145,11 @@ static const struct ccase cases[] = {
 	{ "Applying: foo: bar\nerror: patch failed: drivers/foo.c:10\n"
 	  "Patch failed at 0001 foo: bar\n",
 	    false, 0, NULL },
+	/* a question put to someone by name: the store weighs the name */
+	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
+	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
+	    "question-mark" },
+	{ "Thanks, why is this needed?\n", false, QUES, "question-mark" },
 	/* requests by mood: obligation, preference, suggestion */
 	{ "The prefix in the title should be \"mt7601u:\".\n", false, CHG,
 	    "changes-modal" },
