@@ -208,14 +208,20 @@ parse_fixes(struct mlq_arena *a, const char *v, char *commit, bool *has_commit,
 
 	*has_commit = read_commit(v, commit);
 	*title = NULL;
-	if ((open = strstr(v, "(\"")) == NULL)
+	if ((open = strstr(v, "(\"")) != NULL) {
+		open += 2;
+		close = NULL;
+		for (const char *p = open; (p = strstr(p, "\")")) != NULL; p++)
+			close = p;
+		if (close == NULL) /* a title cut by wrapping */
+			close = open + strlen(open);
+	} else if ((open = strchr(v, '(')) != NULL) {
+		/* Quotes left out: "Fixes: abcdef12 (title)". */
+		open++;
+		if ((close = strrchr(open, ')')) == NULL)
+			close = open + strlen(open);
+	} else
 		return;
-	open += 2;
-	close = NULL;
-	for (const char *p = open; (p = strstr(p, "\")")) != NULL; p++)
-		close = p;
-	if (close == NULL) /* a title cut by wrapping */
-		close = open + strlen(open);
 	*title = mlq_arena_strndup(a, open, (size_t)(close - open));
 }
 
