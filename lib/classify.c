@@ -986,12 +986,19 @@ is_code_line(const char *s, size_t n)
 	    contains(s, n, "||");
 }
 
+static bool
+is_review_trailer(const char *s, size_t n)
+{
+	return cls_ack_trailer(s, n) || cls_reviewed_trailer(s, n) ||
+	    cls_tested_trailer(s, n) || cls_nack_trailer(s, n);
+}
+
 /* Sorts every line; see the LINE_ kinds. */
 static void
 classify_lines(struct cls_line *l, size_t nl)
 {
 	size_t i, j, k;
-	bool in_diff = false, stop = false;
+	bool in_diff = false, stop = false, copy = false, past_patch = false;
 
 	for (i = 0; i < nl; i++) {
 		const char *s = l[i].s;
@@ -999,6 +1006,19 @@ classify_lines(struct cls_line *l, size_t nl)
 
 		if (stop) {
 			l[i].kind = LINE_DROP;
+			/*
+			 * Below an unquoted copy of the patch (Outlook's
+			 * "-----Original Message-----"), a tester's trailer
+			 * after the copy's diff is the writer's own.
+			 */
+			if (!copy)
+				continue;
+			if (is_diff_start(l, i, nl) ||
+			    (n == 3 && memcmp(s, "---", 3) == 0))
+				past_patch = true;
+			else if (past_patch && !is_diff_line(s, n) &&
+			    is_review_trailer(s, n))
+				l[i].kind = LINE_OWN;
 			continue;
 		}
 		if (is_quoted_line(s, n)) {
@@ -1008,6 +1028,7 @@ classify_lines(struct cls_line *l, size_t nl)
 		}
 		if (is_signature_line(s, n) || is_original_line(l, i, nl)) {
 			stop = true;
+			copy = !is_signature_line(s, n);
 			l[i].kind = LINE_DROP;
 			continue;
 		}

@@ -145,6 +145,16 @@ static const struct ccase cases[] = {
 	{ "Applying: foo: bar\nerror: patch failed: drivers/foo.c:10\n"
 	  "Patch failed at 0001 foo: bar\n",
 	    false, 0, NULL },
+	/* a tester's trailer below an unquoted copy of the patch */
+	{ "-----Original Message-----\nFrom: Intel-wired-lan <x@y> On Behalf Of "
+	  "Tony\nSent: Thursday\nSubject: [PATCH] ice: foo\n\nDo the thing.\n\n"
+	  "Reviewed-by: Collected Early <c@e>\nSigned-off-by: Tony <t@x>\n---\n"
+	  " drivers/x.c | 1 +\n\ndiff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n"
+	  "@@ -1 +1,2 @@\n a\n+b\n\nTested-by: Tony Tester <tt@intel.com>\n",
+	    false, TEST, "tested-trailer" },
+	{ "-----Original Message-----\nFrom: X <x@y>\nSent: Thursday\n\n"
+	  "Reviewed-by: Collected Early <c@e>\n",
+	    false, 0, NULL },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
