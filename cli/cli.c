@@ -136,13 +136,19 @@ make_parent_dirs(const char *path)
 static int
 open_db(struct cli *cli, int flags)
 {
+	static const enum mlq_store_mode modes[] = {
+		[CLI_DB_READ] = MLQ_STORE_READ,
+		[CLI_DB_BULK] = MLQ_STORE_BULK,
+		[CLI_DB_WRITE] = MLQ_STORE_WRITE,
+	};
 	struct mlq_err err;
 	struct stat sb;
 
 	mlq_err_clear(&err);
 	if (flags == CLI_DB_NONE)
 		return 0;
-	if (flags == CLI_DB_READ && stat(cli->db_path, &sb) != 0) {
+	if ((flags == CLI_DB_READ || flags == CLI_DB_WRITE) &&
+	    stat(cli->db_path, &sb) != 0) {
 		mlq_err_set(&err, MLQ_EIO,
 		    "database '%s': %s (import some mail first)", cli->db_path,
 		    strerror(errno));
@@ -150,9 +156,8 @@ open_db(struct cli *cli, int flags)
 	}
 	if (flags == CLI_DB_BULK)
 		make_parent_dirs(cli->db_path);
-	if (mlq_store_open(cli->db_path,
-		flags == CLI_DB_BULK ? MLQ_STORE_BULK : MLQ_STORE_READ,
-		&cli->st, &err) != MLQ_OK)
+	if (mlq_store_open(cli->db_path, modes[flags], &cli->st, &err) !=
+	    MLQ_OK)
 		return cli_fail(&err);
 	return 0;
 }

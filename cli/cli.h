@@ -17,7 +17,10 @@ struct cli {
 enum cli_flags {
 	CLI_DB_NONE = 0,
 	CLI_DB_READ = 1,
-	CLI_DB_BULK = 2, /* a bulk writer (MLQ_STORE_BULK): it syncs as it ends */
+	/* a bulk writer (MLQ_STORE_BULK): it syncs as it ends */
+	CLI_DB_BULK = 2,
+	/* a writer (MLQ_STORE_WRITE) of a database that exists */
+	CLI_DB_WRITE = 3,
 };
 
 struct cli_cmd {
@@ -43,6 +46,7 @@ struct cli_cmd {
 
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
+extern const struct cli_cmd cmd_mark;
 extern const struct cli_cmd cmd_reindex;
 extern const struct cli_cmd cmd_search;
 extern const struct cli_cmd cmd_show;

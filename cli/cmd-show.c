@@ -191,6 +191,84 @@ json_evidence_kept(const struct mlq_evidence *e, void *arg)
 	return 0;
 }
 
+/* ---- marks set by hand (mlq mark) ---- */
+
+/* A message's marks together, as JSON shows them. */
+struct marked {
+	size_t n;
+	enum mlq_state status; /* MLQ_STATE_NONE: not set */
+	unsigned given, taken;
+	char who[256]; /* of the latest mark */
+	int64_t at;
+};
+
+static int
+marked_add(const struct mlq_mark *m, void *arg)
+{
+	struct marked *k = arg;
+
+	if (m->tag == 0)
+		k->status = m->status;
+	else if (m->removed)
+		k->taken |= m->tag;
+	else
+		k->given |= m->tag;
+	if (k->n++ == 0 || m->at >= k->at) {
+		snprintf(k->who, sizeof(k->who), "%s", m->who);
+		k->at = m->at;
+	}
+	return 0;
+}
+
+static void
+marked_load(struct show *s, const char *msgid, struct marked *k)
+{
+	memset(k, 0, sizeof(*k));
+	mlq_store_marks(s->st, msgid, marked_add, k, &s->err);
+}
+
+static void
+json_tag_bits(struct out_json *j, unsigned tags)
+{
+	unsigned bit;
+
+	json_arr_begin(j);
+	for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1)
+		if (tags & bit)
+			json_str(j, mlq_tag_name(bit));
+	json_arr_end(j);
+}
+
+/* "marked": what was set by hand and by whom, or null. */
+static void
+json_marked(struct show *s, const char *msgid)
+{
+	struct out_json *j = &s->j;
+	struct marked k;
+	char at[32];
+
+	marked_load(s, msgid, &k);
+	json_key(j, "marked");
+	if (k.n == 0) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_key(j, "status");
+	json_str(j,
+	    k.status != MLQ_STATE_NONE ? mlq_state_name(k.status) : NULL);
+	json_key(j, "tags_added");
+	json_tag_bits(j, k.given);
+	json_key(j, "tags_removed");
+	json_tag_bits(j, k.taken);
+	json_key(j, "by");
+	json_str(j, k.who);
+	json_key(j, "at");
+	mlq_date_format_rfc3339(k.at, at, sizeof(at));
+	json_str(j, at);
+	json_obj_end(j);
+}
+
 static void
 show_json(struct show *s, const struct tree *t, int self)
 {
@@ -202,6 +280,7 @@ show_json(struct show *s, const struct tree *t, int self)
 
 	json_obj_begin(j);
 	out_hit_fields(j, h);
+	json_marked(s, h->msgid);
 	json_key(j, "series");
 	json_obj_begin(j);
 	json_key(j, "version");
@@ -232,6 +311,7 @@ show_json(struct show *s, const struct tree *t, int self)
 			continue;
 		json_obj_begin(j);
 		out_hit_fields(j, &t->n[i].hit);
+		json_marked(s, t->n[i].hit.msgid);
 		json_key(j, "in_reply_to");
 		p = t->n[i].parent;
 		json_str(j, t->n[i].hit.parent);
@@ -321,6 +401,30 @@ when(bool ok, int64_t date, char *buf, size_t n)
 	buf[10] = ' ';
 	buf[16] = '\0';
 	return buf;
+}
+
+/* Lent to text_mark, which takes void *: a header's, a reply's. */
+static char mark_head[] = "", mark_reply[] = "      ";
+
+/* "set by hand: status nacked (Who, 2021-04-07)", after arg's indent. */
+static int
+text_mark(const struct mlq_mark *m, void *arg)
+{
+	char day[32];
+	int w;
+
+	mlq_date_format_rfc3339(m->at, day, sizeof(day));
+	day[10] = '\0';
+	if (m->tag == 0)
+		w = printf("%sset by hand: status %s (", (const char *)arg,
+		    mlq_state_name(m->status));
+	else
+		w = printf("%sset by hand: %c%s (", (const char *)arg,
+		    m->removed ? '-' : '+', mlq_tag_name(m->tag));
+	/* 80 columns with ", YYYY-MM-DD)" */
+	out_safe_width(stdout, m->who, w < 50 ? 67 - w : 17);
+	printf(", %s)\n", day);
+	return 0;
 }
 
 static int
@@ -546,6 +650,8 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 		r = &t->n[x->node].hit;
 		text_who(r, 58);
 		fputc('\n', stdout);
+		mlq_store_marks(s->st, r->msgid, text_mark, mark_reply,
+		    &s->err);
 		kept = r->tags;
 		mlq_store_evidence(s->st, r->id, text_evidence, &kept, &s->err);
 		memset(&d, 0, sizeof(d));
@@ -588,6 +694,7 @@ show_text(struct show *s, const struct tree *t, int self)
 {
 	const struct mlq_hit *h = &t->n[self].hit;
 	const char *cover = series_cover(s, t, self);
+	struct marked k;
 	struct hdr_links l;
 	struct evs e;
 	struct ev *x;
@@ -598,13 +705,17 @@ show_text(struct show *s, const struct tree *t, int self)
 
 	out_safe_width(stdout, h->subject, 80);
 	fputc('\n', stdout);
-	printf("status:   %s\n",
-	    h->kind > 0 ? mlq_state_name(h->status) : "(not a submission)");
+	marked_load(s, h->msgid, &k);
+	printf("status:   %s%s\n",
+	    h->kind > 0 ? mlq_state_name(h->status) : "(not a submission)",
+	    k.status != MLQ_STATE_NONE ? " (set by hand)" : "");
 	fputs("tags:    ", stdout);
 	for (bit = 1; bit < (1u << MLQ_TAG_COUNT); bit <<= 1)
 		if (h->tags & bit)
 			printf(" %s", mlq_tag_name(bit));
 	fputs(h->tags ? "\n" : " -\n", stdout);
+	if (k.n > 0)
+		mlq_store_marks(s->st, h->msgid, text_mark, mark_head, &s->err);
 	fputs("from:     ", stdout);
 	text_who(h, 70);
 	printf("\ndate:     %s",

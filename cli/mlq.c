@@ -22,6 +22,7 @@ static const struct cli_cmd reindex_helper = {
 static const struct cli_cmd *const commands[] = {
 	&cmd_digest,
 	&import_helper,
+	&cmd_mark,
 	&reindex_helper,
 	&cmd_search,
 	&cmd_show,
