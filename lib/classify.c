@@ -349,6 +349,11 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-instead",
 	    "use|call|do|return|pass|take|check|keep|go * *? *? *? instead",
 	    NULL, NULL, "i|i'll|we'll", true, "\"use X instead\"" },
+	{ MLQ_TAG_CHANGES, "changes-to-improve",
+	    "something|things|more|room|bits to|for improve|improvement|fix|"
+	    "address|change",
+	    NULL, NULL, "no|nothing|not", true,
+	    "\"Yet something to improve:\" (a build robot's report)" },
 	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
@@ -1579,6 +1584,14 @@ mark_sentences(const struct cls_text *x)
 		"i'll|we'll|i|we|let will|can|me? "
 		"fix|fixup|amend|adjust|tweak|correct|squash|reword|change",
 		"while|when applying|merging|committing",
+		/* Advice for the next patch, not a change to this one. */
+		"when|while|before submitting|sending|posting",
+		"in|for the? future",
+		"next time",
+		/* "If you, or anyone else, feels it should not be added,
+		 * please let us know": an invitation to object. */
+		"feels|thinks|believes|objects it|this|that|they? "
+		"should|shouldn't|must|needs",
 	};
 	struct first_filter any = { .any = true };
 	unsigned char *req;

@@ -155,6 +155,31 @@ static const struct ccase cases[] = {
 	{ "-----Original Message-----\nFrom: X <x@y>\nSent: Thursday\n\n"
 	  "Reviewed-by: Collected Early <c@e>\n",
 	    false, 0, NULL },
+	/* a build robot's report, and its advice for next time */
+	{ "Hi Maciej,\n\nThank you for the patch! Yet something to improve:\n\n"
+	  "[auto build test ERROR on net-next/master]\n"
+	  "[If your patch is applied to the wrong git tree, kindly drop us a "
+	  "note.\nAnd when submitting patch, we suggest to use '--base' as "
+	  "documented in\nhttps://git-scm.com/docs/git-format-patch]\n",
+	    false, CHG, "changes-to-improve" },
+	{ "And when submitting patch, we suggest to use '--base'.\n", false, 0,
+	    NULL },
+	{ "Next time, please Cc netdev.\n", false, 0, NULL },
+	/* b4's thank-you and the stable queue's note */
+	{ "On Mon, 12 Apr 2021 X wrote:\n> This series does a thing.\n\n"
+	  "Applied to\n\n   https://git.kernel.org/pub/scm/linux/kernel/git/x/"
+	  "y.git for-next\n\nThanks!\n\n[1/2] foo: bar\n      commit: "
+	  "0123456789ab\n[2/2] foo: baz\n      commit: 23456789abcd\n\n"
+	  "Best regards,\n",
+	    false, APPL, "applied-lead" },
+	{ "This is a note to let you know that I've just added the patch titled"
+	  "\n\n    foo: bar\n\nto the 5.10-stable tree which can be found at:\n"
+	  "    http://www.kernel.org/git/?p=linux/kernel/git/stable/stable-queue"
+	  ".git;a=summary\n\nThe filename of the patch is:\n     foo-bar.patch\n"
+	  "and it can be found in the queue-5.10 subdirectory.\n\nIf you, or "
+	  "anyone else, feels it should not be added to the stable tree,\n"
+	  "please let <stable@vger.kernel.org> know about it.\n",
+	    false, 0, NULL },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
