@@ -118,6 +118,7 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mlq_ingest_opts io;
+	struct mlq_mailmap *mailmap = NULL;
 	struct mlq_ingest_stats s;
 	struct import_run run;
 	struct mlq_err err, first;
@@ -144,8 +145,14 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	run.started = now_sec();
 	mlq_err_clear(&err);
 	mlq_err_clear(&first);
-	if ((rc = mlq_ingest_new(cli->st, &io, &run.ing, &err)) != MLQ_OK)
+	if (cli->conf->mailmap != NULL &&
+	    mlq_mailmap_load(cli->conf->mailmap, &mailmap, &err) != MLQ_OK)
 		return cli_fail(&err);
+	io.mailmap = mailmap;
+	if ((rc = mlq_ingest_new(cli->st, &io, &run.ing, &err)) != MLQ_OK) {
+		mlq_mailmap_free(mailmap);
+		return cli_fail(&err);
+	}
 	for (i = optind; i < argc; i++) {
 		mlq_err_clear(&err);
 		rc = import_one(&run, argv[i], list, &err);
@@ -164,6 +171,7 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	rc = mlq_ingest_sync(run.ing, NULL, NULL, &err);
 	mlq_ingest_stats(run.ing, &s);
 	mlq_ingest_free(run.ing);
+	mlq_mailmap_free(mailmap);
 	if (rc == MLQ_OK)
 		rc = mlq_store_sync(cli->st, &err);
 	if (run.progress)

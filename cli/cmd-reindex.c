@@ -35,7 +35,9 @@ cmd_reindex_exec(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mlq_reindex_stats rs;
+	struct mlq_mailmap *mailmap = NULL;
 	struct mlq_err err;
+	enum mlq_status rc;
 	double t0, secs;
 	long jobs = 0;
 	char *end;
@@ -53,8 +55,13 @@ cmd_reindex_exec(struct cli *cli, int argc, char **argv)
 	if (optind != argc)
 		return cli_usage_error(&cmd_reindex, "reindex: no arguments");
 	mlq_err_clear(&err);
+	if (cli->conf->mailmap != NULL &&
+	    mlq_mailmap_load(cli->conf->mailmap, &mailmap, &err) != MLQ_OK)
+		return cli_fail(&err);
 	t0 = now_seconds();
-	if (mlq_reindex(cli->db_path, (int)jobs, &rs, &err) != MLQ_OK)
+	rc = mlq_reindex(cli->db_path, (int)jobs, mailmap, &rs, &err);
+	mlq_mailmap_free(mailmap);
+	if (rc != MLQ_OK)
 		return cli_fail(&err);
 	secs = now_seconds() - t0;
 	if (rs.torn)

@@ -201,6 +201,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mlq_ingest_opts iopts;
+	struct mlq_mailmap *mailmap = NULL;
 	struct mlq_err err = { MLQ_OK, "" };
 	struct mlqd d;
 	const char *db_opt = NULL;
@@ -285,6 +286,11 @@ main(int argc, char **argv)
 		mlq_fatalx("%s", err.msg);
 	memset(&iopts, 0, sizeof(iopts));
 	iopts.on_reject = mlqd_on_reject;
+	/* Read once: a changed mailmap takes a restart and mlq reindex. */
+	if (d.conf->mailmap != NULL &&
+	    mlq_mailmap_load(d.conf->mailmap, &mailmap, &err) != MLQ_OK)
+		mlq_fatalx("%s", err.msg);
+	iopts.mailmap = mailmap;
 	if (mlq_ingest_new(d.store, &iopts, &d.ing, &err) != MLQ_OK)
 		mlq_fatalx("%s", err.msg);
 
@@ -316,6 +322,7 @@ main(int argc, char **argv)
 		rc = 3;
 	}
 	mlq_ingest_free(d.ing);
+	mlq_mailmap_free(mailmap);
 	mlq_store_close(d.rstore);
 	mlq_store_close(d.store);
 	event_free(d.ev_term);

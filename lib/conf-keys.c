@@ -113,6 +113,9 @@ static const struct conf_key conf_keys[] = {
 	{ SECT_IDENTITY, "name", CONF_STRING, 0, 0, NULL,
 	    "who `mlq mark` records, as 'Name <address>'", C_(identity), 0,
 	    false },
+	{ SECT_IDENTITY, "mailmap", CONF_PATH, 0, 0, NULL,
+	    "a git .mailmap: each author as the person it maps to",
+	    C_(mailmap), 0, false },
 };
 
 #define CONF_NKEYS MLQ__ARRAY_SIZE(conf_keys)

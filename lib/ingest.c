@@ -48,6 +48,7 @@ struct mlq_ingest {
 	int batch;
 	mlq_reject_fn on_reject;
 	void *arg;
+	const struct mlq_mailmap *mailmap;
 
 	pthread_mutex_t mu;
 	pthread_cond_t cv_free;  /* the ring drained to half, or failed */
@@ -157,6 +158,8 @@ worker_main(void *arg)
 		    : mlq_msg_parse(s->raw, s->len, &s->msg, &s->parse_err);
 		free(s->raw);
 		s->raw = NULL;
+		if (s->parse_st == MLQ_OK)
+			mlq__mailmap_apply(ing->mailmap, s->msg);
 		if (s->parse_st == MLQ_OK && terms != NULL)
 			(void)mlq__terms_of_msg(terms, s->msg);
 
@@ -358,6 +361,7 @@ mlq_ingest_new(struct mlq_store *st, const struct mlq_ingest_opts *opts,
 	ing->batch = opts && opts->batch > 0 ? opts->batch : MLQ_INGEST_BATCH;
 	ing->on_reject = opts ? opts->on_reject : NULL;
 	ing->arg = opts ? opts->arg : NULL;
+	ing->mailmap = opts ? opts->mailmap : NULL;
 	n = opts ? opts->workers : 0;
 	if (n <= 0) {
 		cores = sysconf(_SC_NPROCESSORS_ONLN);

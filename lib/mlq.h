@@ -262,6 +262,9 @@ struct mlq_msg {
 	bool msgid_synthetic;
 	const char *subject; /* decoded UTF-8 */
 	struct mlq_addr from;
+	/* The From: as sent where [identity] mailmap gave another; else
+	 * email NULL. */
+	struct mlq_addr sender;
 	struct mlq_addr *addrs; /* To, Cc and trailer addresses */
 	size_t naddrs;
 	const char *date_raw; /* the Date: text as sent; "" when missing */
@@ -603,6 +606,24 @@ typedef int (*mlq_mark_fn)(const struct mlq_mark *m, void *arg);
 enum mlq_status mlq_store_marks(struct mlq_store *st, const char *msgid,
     mlq_mark_fn fn, void *arg, struct mlq_err *err);
 
+/* ---- one person, several addresses (mailmap.c) ---------------------- */
+
+/*
+ * A git .mailmap: each mail's author (and so every reviewer, `who` and
+ * the digest) is the person it maps to.  MLQ_EINPUT when the file cannot
+ * be read.
+ */
+struct mlq_mailmap;
+enum mlq_status mlq_mailmap_load(const char *path, struct mlq_mailmap **out,
+    struct mlq_err *err);
+void mlq_mailmap_free(struct mlq_mailmap *mm);
+/*
+ * The person behind (name, email), into *out_name, *out_email (pointing
+ * into mm, or the arguments unchanged); true when that differs.
+ */
+bool mlq_mailmap_lookup(const struct mlq_mailmap *mm, const char *name,
+    const char *email, const char **out_name, const char **out_email);
+
 /* ---- the import pipeline (ingest.c) --------------------------------- */
 
 /*
@@ -630,6 +651,9 @@ struct mlq_ingest_opts {
 	int batch;           /* messages per transaction; 0 = default */
 	mlq_reject_fn on_reject;
 	void *arg;
+	/* Whom each From: is (mailmap.c); NULL: as sent.  Lent for the
+	 * ingest's life. */
+	const struct mlq_mailmap *mailmap;
 };
 
 enum mlq_status mlq_ingest_new(struct mlq_store *st,
@@ -707,7 +731,8 @@ struct mlq_reindex_stats {
  * meta_lost).
  */
 enum mlq_status mlq_reindex(const char *path, int workers,
-    struct mlq_reindex_stats *out, struct mlq_err *err);
+    const struct mlq_mailmap *mailmap, struct mlq_reindex_stats *out,
+    struct mlq_err *err);
 
 /* ---- configuration (conf.c, conf-keys.c) ---------------------------- */
 
@@ -762,6 +787,7 @@ struct mlq_conf {
 	const char *db_path; /* [database] path; NULL when unset */
 	const char *pidfile; /* [daemon] pidfile; NULL when unset */
 	const char *identity; /* [identity] name; NULL when unset */
+	const char *mailmap;  /* [identity] mailmap; NULL when unset */
 	const char *secrets; /* the secrets file (set or default) */
 	bool secrets_set;    /* given in the config, so it must exist */
 	struct mlq_conf_source *sources;

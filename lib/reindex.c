@@ -86,7 +86,8 @@ exists(const char *path)
 }
 
 enum mlq_status
-mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
+mlq_reindex(const char *path, int workers,
+    const struct mlq_mailmap *mailmap, struct mlq_reindex_stats *out,
     struct mlq_err *err)
 {
 	struct mlq_store *old = NULL, *fresh = NULL;
@@ -130,6 +131,7 @@ mlq_reindex(const char *path, int workers, struct mlq_reindex_stats *out,
 	opts.workers = workers;
 	opts.on_reject = on_reject;
 	opts.arg = &r;
+	opts.mailmap = mailmap;
 	if ((rc = mlq_ingest_new(fresh, &opts, &r.ing, err)) != MLQ_OK)
 		goto out;
 	rc = torn ? mlq__mail_each_file(path, feed, &r, err) :

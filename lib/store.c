@@ -573,6 +573,9 @@ add_addrs(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 
 	mlq_buf_reset(b);
 	addr_terms(b, &m->from);
+	/* --from finds a mail by the address it was sent from, too. */
+	if (m->sender.email != NULL)
+		addr_terms(b, &m->sender);
 	for (i = 0; i < m->naddrs; i++)
 		addr_terms(b, &m->addrs[i]);
 	if (b->oom)
