@@ -302,7 +302,7 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-proposal", NULL, cls_proposal, NULL, NULL,
 	    true, "\"Maybe:\" above a proposed text" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
-	    "^ would|could you like|mind|consider", NULL, NULL, NULL, true,
+	    "^ would|could you like|mind|consider", NULL, NULL, "me|us", true,
 	    "\"Would you like to avoid ...?\": a request as a question" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ how|what about", NULL, NULL, NULL, true,
@@ -339,7 +339,7 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, "i|i've|not", true, "\"you forgot to update\"" },
 	{ MLQ_TAG_CHANGES, "changes-not-addressed",
 	    "has|have|was|were not been? addressed|incorporated|fixed|done",
-	    NULL, NULL, NULL, true, "\"feedback ... has not been addressed\"" },
+	    NULL, NULL, "<if|unless|whether", true, "\"feedback ... has not been addressed\"" },
 	{ MLQ_TAG_CHANGES, "changes-missing",
 	    "is|are|seems|still missing", NULL, NULL, "<if|whether", true,
 	    "\"a Fixes: tag is missing\"" },
@@ -696,6 +696,19 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		if (j > c->begin && word_in(t[j - 1].s, t[j - 1].len,
 					subject_veto, sizeof(subject_veto) - 1))
 			continue;
+		/* "commits that need to be looked at": a relative clause
+		 * describes; "to have to push back": an infinitive. */
+		if (j > c->begin + 1 &&
+		    word_in(t[j - 1].s, t[j - 1].len, "that|which|who|to", 17))
+			continue;
+		/* "we will have to report this", "what we need to do is":
+		 * the writer's own doing. */
+		if (j > c->begin + 1 &&
+		    (word_in(t[j - 2].s, t[j - 2].len, "what", 4) ||
+			(word_in(t[j - 1].s, t[j - 1].len, "will|would|shall",
+			     16) &&
+			    word_in(t[j - 2].s, t[j - 2].len, "i|we", 4))))
+			continue;
 		/* Advice for next time: "please note that tags should not
 		 * be wrapped", "in future, ...". */
 		for (i = c->begin; i < j; i++)
@@ -705,6 +718,14 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 			continue;
 		/* "Should I ...?" asks for advice. */
 		if (k < c->end && word_in(t[k].s, t[k].len, "i|we", 4))
+			continue;
+		/* "flags should already be zero": what is expected to hold. */
+		for (i = k; i < c->end &&
+		     word_in(t[i].s, t[i].len, adverb, sizeof(adverb) - 1);
+		     i++)
+			if (word_eq(t[i].s, t[i].len, "already", 7, false))
+				break;
+		if (i < c->end && word_eq(t[i].s, t[i].len, "already", 7, false))
 			continue;
 		while (k < c->end &&
 		    word_in(t[k].s, t[k].len, adverb, sizeof(adverb) - 1))

@@ -180,6 +180,17 @@ static const struct ccase cases[] = {
 	  "anyone else, feels it should not be added to the stable tree,\n"
 	  "please let <stable@vger.kernel.org> know about it.\n",
 	    false, 0, NULL },
+	/* obligations that describe, or are the writer's own */
+	{ "There are 3 commits that need to be looked at.\n", false, 0, NULL },
+	{ "Members not listed are zeroed, so flags should already be zero.\n",
+	    false, 0, NULL },
+	{ "This is not ok, and we will have to report this.\n", false, 0, NULL },
+	{ "I think what we need to establish is some norms.\n", false, 0, NULL },
+	{ "Whoops; it needs this: would you like me to resend?\n", false, QUES,
+	    "question-mark" },
+	{ "All of them need to be reverted, if they have not been done so.\n",
+	    false, 0, NULL },
+	{ "You will need to rebase this.\n", false, CHG, "changes-modal" },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
