@@ -354,6 +354,32 @@ static const struct cls_rule rule_table[] = {
 	    "address|change",
 	    NULL, NULL, "no|nothing|not", true,
 	    "\"Yet something to improve:\" (a build robot's report)" },
+	{ MLQ_TAG_CHANGES, "changes-can-be",
+	    "this|it|that|these|those|which can|could "
+	    "probably|just|simply|also|easily|now|then? be "
+	    "!called|used|seen|found|reached|triggered|hit|null|zero|true|"
+	    "false|a|an|the|done|because|in|on|at|set|changed|different|"
+	    "applied|merged|queued|racy|fine|ok|okay|problematic|tricky|"
+	    "hard|difficult|expensive|slow|large|big|small|negative|freed|"
+	    "invalid|valid|empty|missing|wrong|right|correct|there|here|true",
+	    NULL, NULL, "<if|whether|when|not|how|why|what", true,
+	    "\"This can probably be __initdata\"" },
+	{ MLQ_TAG_CHANGES, "changes-with-these",
+	    "^ with this|that|these|those|the above? "
+	    "change|changes|fix|fixes|nit|nits|comment|comments $",
+	    NULL, NULL, NULL, true,
+	    "\"With these changes:\" above a trailer" },
+	{ MLQ_TAG_CHANGES, "changes-best-way",
+	    "the|a best|better|right|preferred|cleaner|simpler "
+	    "way|approach|option|solution|fix",
+	    NULL, NULL, "not|no|<if|whether", true,
+	    "\"... is the best way to go\"" },
+	{ MLQ_TAG_CHANGES, "changes-report",
+	    "i'm|i|i've|we're|we get|getting|got|see|seeing|hit|hitting "
+	    "this|a|the|some|these|new new? "
+	    "warning~|error~|failure~|crash~|splat|oops|bug|regression",
+	    NULL, NULL, "not|no|never|if|without|didn't|don't", true,
+	    "\"I'm getting this new warning:\"" },
 	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
@@ -675,7 +701,7 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	static const char hedge_state[] =
 	    "fine|ok|okay|safe|harmless|enough|sufficient|possible|able|"
 	    "correct|right|good|true|valid|unnecessary|obvious|trivial|"
-	    "covered|handled|done|gone|same|no|equivalent|identical|clear|"
+	    "covered|handled|gone|same|no|equivalent|identical|clear|"
 	    "reasonable|acceptable|noted|visible|rare|unlikely|impossible|"
 	    "been|had|the|a|an|there|here|aware|better|applied|merged|queued|"
 	    "picked|taken|backported|reverted|made|done|seen|known|caught|sent|"
@@ -1601,7 +1627,8 @@ static unsigned char *
 mark_sentences(const struct cls_text *x)
 {
 	static const char *const waived[] = {
-		"no need",
+		"no need to|for? resend|respin|repost|send|re-send|a|another|"
+		"new|v2|v3",
 		"i'll|we'll|i|we|let will|can|me? "
 		"fix|fixup|amend|adjust|tweak|correct|squash|reword|change",
 		"while|when applying|merging|committing",

@@ -191,6 +191,21 @@ static const struct ccase cases[] = {
 	{ "All of them need to be reverted, if they have not been done so.\n",
 	    false, 0, NULL },
 	{ "You will need to rebase this.\n", false, CHG, "changes-modal" },
+	/* more requests by form */
+	{ "Maybe you should also consider to fix this error path in foo()\n"
+	  "when it fails, as there is no need to continue.\n",
+	    false, CHG, "changes-maybe" },
+	{ "This can probably be __initdata since it's only used at init.\n",
+	    false, CHG, "changes-can-be" },
+	{ "This can be NULL when the device is gone.\n", false, 0, NULL },
+	{ "2. Subject prefix.\n\nWith these changes:\n"
+	  "Reviewed-by: A <a@b>\n",
+	    false, REV | CHG, "reviewed-trailer" },
+	{ "It means v2 with these two together is the best way to go.\n", false,
+	    CHG, "changes-best-way" },
+	{ "Also, I'm getting this new warning:\n\n  foo.c:12: unused x\n",
+	    false, CHG, "changes-report" },
+	{ "I'm not seeing any warning here.\n", false, 0, NULL },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
