@@ -1591,6 +1591,51 @@ vocative(const struct cls_text *x, size_t j)
 	return !word_in(w->s, w->len, opener, sizeof(opener) - 1);
 }
 
+/*
+ * The one name a mail's first own line greets ("Hi Tony, (+ Kuba and
+ * DaveM)" -> Tony): whom it speaks to.  None for "Hi all", or several.
+ */
+static bool
+greeting(const struct cls_text *x, const char **name, size_t *n)
+{
+	static const char *const hello[] = { "Hi ", "Hello ", "Hey ", "Dear ",
+		"Hallo ", "Hiya ", "Morning " };
+	const struct cls_line *l = NULL;
+	const char *p, *e, *end;
+	size_t i;
+
+	for (i = 0; i < x->nlines && l == NULL; i++)
+		if (x->lines[i].kind == LINE_OWN)
+			l = &x->lines[i];
+	if (l == NULL)
+		return false;
+	end = l->s + l->len;
+	for (p = l->s; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	for (i = 0; i < MLQ__ARRAY_SIZE(hello); i++)
+		if (has_prefix(p, (size_t)(end - p), hello[i]))
+			break;
+	if (i == MLQ__ARRAY_SIZE(hello))
+		return false;
+	p += strlen(hello[i]);
+	if (p >= end || *p < 'A' || *p > 'Z')
+		return false;
+	for (e = p + 1; e < end && ((*e >= 'a' && *e <= 'z') ||
+			    (*e >= 'A' && *e <= 'Z') || *e == '-');
+	     e++)
+		;
+	while (e > p + 1 && e[-1] == '-') /* "Hi Olga-" */
+		e--;
+	/* "Hi Tony and Aditya", "Hi Tony Nguyen": not one first name. */
+	if (e < end && *e != ',' && *e != '!' && *e != ':' && *e != '-' &&
+	    !has_prefix(e, (size_t)(end - e), ", ") &&
+	    !has_prefix(e, (size_t)(end - e), " ("))
+		return false;
+	*name = p;
+	*n = (size_t)(e - p);
+	return true;
+}
+
 /* Whether rule k holds in clause c; *line is the evidence's line. */
 static bool
 rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
@@ -1795,6 +1840,15 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		if ((out[*nev].line = evidence_text(a, s, n)) == NULL)
 			goto oom;
 		*tags |= 1u << i;
+		(*nev)++;
+	}
+	/* Whom the mail greets, for the store to tell whom it asks. */
+	if ((*tags & MLQ_TAG_QUESTION) && greeting(&x, &s, &n)) {
+		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
+		    (out[*nev].line = mlq_arena_strndup(a, s, n)) == NULL)
+			goto oom;
+		out[*nev].tag = 0;
+		out[*nev].rule = MLQ__RULE_GREETING;
 		(*nev)++;
 	}
 	*ev = out;

@@ -123,6 +123,11 @@ double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
  * keeps the question only when the name is the author's.
  */
 #define MLQ__RULE_QUESTION_TO_NAME "question-to-name"
+/*
+ * The name a mail asking something greets ("Hi Tony,"): an evidence row
+ * of tag 0 with this rule and the name as its line, never shown.
+ */
+#define MLQ__RULE_GREETING "greeting"
 /* m's author as mm maps it; the From: as sent kept in m->sender. */
 void mlq__mailmap_apply(const struct mlq_mailmap *mm, struct mlq_msg *m);
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */

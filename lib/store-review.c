@@ -1340,6 +1340,7 @@ struct rv_node {
 	unsigned relayed; /* ack/reviewed/tested trailers naming another */
 	const char *asked; /* the sentence of its question */
 	bool by_name;	   /* ... put to someone by name: "Bruce, any ...?" */
+	const char *greeted; /* the name its first line greets ("Hi Tony,") */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1437,7 +1438,9 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "WHERE t.msg = msg.id AND t.email <> msg.from_email), "
 	    "(SELECT line FROM evidence WHERE msg = msg.id AND tag = 16), "
 	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
-	    MLQ__RULE_QUESTION_TO_NAME "') "
+	    MLQ__RULE_QUESTION_TO_NAME "'), "
+	    "(SELECT line FROM evidence WHERE msg = msg.id AND rule = '"
+	    MLQ__RULE_GREETING "') "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1469,6 +1472,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->relayed = (unsigned)sqlite3_column_int(s, 15);
 		n->asked = adup(t->a, s, 16);
 		n->by_name = sqlite3_column_int(s, 17) != 0;
+		n->greeted = adup(t->a, s, 18);
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
@@ -1563,18 +1567,42 @@ author_called(const struct rv_node *s, const char **a, size_t *n)
 	*n = (size_t)(e - p);
 }
 
+/*
+ * Whether name (n bytes, one word) is what s's author is called by; with
+ * no display name, a part of the address will do ("Jason" for
+ * kerneljasonxing@).
+ */
+static bool
+is_author_n(const char *name, size_t n, const struct rv_node *s)
+{
+	const char *a, *at;
+	size_t k, i;
+
+	author_called(s, &a, &k);
+	if (k == n && strncasecmp(a, name, n) == 0)
+		return true;
+	if (strchr(s->name, ' ') != NULL || n < 3 ||
+	    (at = strchr(s->from, '@')) == NULL)
+		return false;
+	for (i = 0; s->from + i + n <= at; i++)
+		if (strncasecmp(s->from + i, name, n) == 0)
+			return true;
+	return false;
+}
+
+static bool
+is_author(const char *name, const struct rv_node *s)
+{
+	return is_author_n(name, strlen(name), s);
+}
+
 /* Whether a question that opens with a name ("Dai, ...?") is s's author's. */
 static bool
 names_author(const char *asked, const struct rv_node *s)
 {
-	const char *comma = strchr(asked, ','), *a;
-	size_t n;
+	const char *comma = strchr(asked, ',');
 
-	if (comma == NULL)
-		return true;
-	author_called(s, &a, &n);
-	return n > 0 && (size_t)(comma - asked) == n &&
-	    strncasecmp(a, asked, n) == 0;
+	return comma == NULL || is_author_n(asked, (size_t)(comma - asked), s);
 }
 
 /*
@@ -1732,10 +1760,13 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (n->sub < 0)
 			continue;
 		s = &t->n[n->sub];
-		/* Who is asked: the one named, else the one answered. */
+		/* Who is asked: the one named, else the one greeted, else
+		 * the one answered. */
 		if (n->asked != NULL && (n->by_name
 			? !names_author(n->asked, s)
-			: !to_author(t, n, s) && !mentions_author(n->asked, s)))
+			: !mentions_author(n->asked, s) &&
+			    (n->greeted != NULL ? !is_author(n->greeted, s)
+						: !to_author(t, n, s))))
 			n->tags &= ~(unsigned)MLQ_TAG_QUESTION;
 		if (same_person(n, s)) {
 			/* A trailer the submitter passes on for a reviewer
