@@ -1709,11 +1709,75 @@ find_cover(const struct rv_thread *t, int p)
 	return -1;
 }
 
+enum { THREAD_NO_PATCH, THREAD_PATCH_UNSEEN };
+
+/*
+ * For reply i whose submission is not stored: whether its thread starts
+ * with a discussion (no patch at all), or with a mail the archive lacks.
+ * Then *u is that mail's sender where its Message-Id tells it, as git
+ * send-email's do ("20210407001658.2208535-1-pakki001@umn.edu",
+ * "1573002091-9744-3-git-send-email-gkulkarni@marvell.com"); else
+ * u->from is NULL.
+ */
+static int
+unseen_submitter(const struct rv_thread *t, int i, struct rv_node *u)
+{
+	const struct rv_node *top;
+	const char *id, *at, *p, *local = NULL;
+	char *addr;
+	int j = i, hops = 0;
+
+	memset(u, 0, sizeof(*u));
+	u->up = u->sub = u->cover = -1;
+	u->name = "";
+	while (t->n[j].up >= 0 && hops++ < MLQ_REVIEW_MAX_DEPTH)
+		j = t->n[j].up;
+	top = &t->n[j];
+	if (top->id != 0 && top->parent == NULL)
+		return THREAD_NO_PATCH;
+	id = top->id == 0 ? top->msgid : top->parent;
+	if (id == NULL || (at = strchr(id, '@')) == NULL)
+		return THREAD_PATCH_UNSEEN;
+	if ((p = strstr(id, "git-send-email-")) != NULL && p < at)
+		local = p + strlen("git-send-email-");
+	else if ((p = strstr(id, ".git.")) != NULL && p < at)
+		local = p + strlen(".git."); /* format-patch: cover.N.git.user@ */
+	else {
+		/* DIGITS.DIGITS-N-LOCAL@DOMAIN */
+		for (p = id; p < at && isdigit((unsigned char)*p); p++)
+			;
+		if (p > id && p < at && *p == '.') {
+			for (p++; p < at && isdigit((unsigned char)*p); p++)
+				;
+			if (p < at && *p == '-' && isdigit((unsigned char)p[1])) {
+				for (p++; p < at && isdigit((unsigned char)*p); p++)
+					;
+				if (p < at && *p == '-')
+					local = p + 1;
+			}
+		}
+	}
+	if (local == NULL || local >= at) {
+		/* No mail of git's (nor b4's "DATE-slug-v1-1-HASH@"): the
+		 * lost mail that began the thread was no patch. */
+		for (p = id; p < at && isdigit((unsigned char)*p); p++)
+			;
+		return p - id == 8 && *p == '-' ? THREAD_PATCH_UNSEEN
+						: THREAD_NO_PATCH;
+	}
+	if ((addr = mlq_arena_strdup(t->a, local)) == NULL)
+		return THREAD_PATCH_UNSEEN;
+	for (p = addr; *p != '\0'; p++)
+		addr[p - addr] = (char)mlq__lower(*p);
+	u->from = addr;
+	return THREAD_PATCH_UNSEEN;
+}
+
 /* Tags of every node; statuses come after every thread's tags are stored. */
 static enum mlq_status
 derive_tags(struct rv_thread *t, struct mlq_err *err)
 {
-	struct rv_node *n, *s;
+	struct rv_node *n, *s, unseen;
 	size_t i;
 	int j, top = -1, ntop = 0, hops;
 	bool broken;
@@ -1757,9 +1821,18 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (n->id == 0 || n->kind > 0)
 			continue;
 		n->tags = n->own & MLQ__TAG_REPLY;
-		if (n->sub < 0)
+		if (n->sub >= 0)
+			s = &t->n[n->sub];
+		else if (unseen_submitter(t, (int)i, &unseen) == THREAD_NO_PATCH) {
+			/* A discussion with no patch: nobody to ask or to
+			 * ask a change of. */
+			n->tags &= ~(unsigned)(MLQ_TAG_QUESTION |
+			    MLQ_TAG_CHANGES);
 			continue;
-		s = &t->n[n->sub];
+		} else if (unseen.from != NULL)
+			s = &unseen;
+		else
+			continue;
 		/* Who is asked: the one named, else the one greeted, else
 		 * the one answered. */
 		if (n->asked != NULL && (n->by_name
