@@ -165,6 +165,8 @@ enum mlq_status mlq__mail_add_list(struct mlq_store *st, int64_t id,
     const char *list, struct mlq_err *err);
 enum mlq_status mlq__mail_commit(struct mlq_store *st, struct mlq_err *err);
 void mlq__mail_rollback(struct mlq_store *st);
+/* msgid without the <> around it: its start, and *n its length. */
+const char *mlq__msgid_trim(const char *msgid, size_t *n);
 enum mlq_status mlq__mail_get(struct mlq_store *st, int64_t id,
     mlq__mail_fn fn, void *arg, struct mlq_err *err);
 enum mlq_status mlq__mail_migrate(struct mlq_store *st, bool *moved,

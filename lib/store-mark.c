@@ -18,11 +18,7 @@ bare_msgid(struct mlq_buf *b, const char *msgid)
 {
 	size_t n;
 
-	if (*msgid == '<')
-		msgid++;
-	n = strlen(msgid);
-	if (n > 0 && msgid[n - 1] == '>')
-		n--;
+	msgid = mlq__msgid_trim(msgid, &n);
 	mlq_buf_reset(b);
 	mlq_buf_add(b, msgid, n);
 	return b->oom ? NULL : b->data;

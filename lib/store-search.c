@@ -323,6 +323,17 @@ out:
 	return rc;
 }
 
+const char *
+mlq__msgid_trim(const char *msgid, size_t *n)
+{
+	if (*msgid == '<')
+		msgid++;
+	*n = strlen(msgid);
+	if (*n > 0 && msgid[*n - 1] == '>')
+		(*n)--;
+	return msgid;
+}
+
 enum mlq_status
 mlq_store_get(struct mlq_store *st, const char *msgid, mlq_hit_fn fn,
     void *arg, struct mlq_err *err)
@@ -330,11 +341,7 @@ mlq_store_get(struct mlq_store *st, const char *msgid, mlq_hit_fn fn,
 	sqlite3_stmt *s;
 	size_t n;
 
-	if (*msgid == '<')
-		msgid++;
-	n = strlen(msgid);
-	if (n > 0 && msgid[n - 1] == '>')
-		n--;
+	msgid = mlq__msgid_trim(msgid, &n);
 	if (sqlite3_prepare_v2(st->db, HIT_COLS "WHERE m.msgid = ?", -1, &s,
 		NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, "find message");
