@@ -697,7 +697,8 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	static const char hedge_verb[] =
 	    "work|works|suffice|happen|matter|help|hurt|apply|do|cover|solve|"
 	    "resolve|compile|build|boot|pass|fail|remain|stay|exist|handle|"
-	    "catch|show|say|know|see|get|mean|come";
+	    "catch|show|say|know|see|get|mean|come|figure|understand|"
+	    "investigate|discuss|wait|think|learn|decide|agree|talk";
 	static const char hedge_state[] =
 	    "fine|ok|okay|safe|harmless|enough|sufficient|possible|able|"
 	    "correct|right|good|true|valid|unnecessary|obvious|trivial|"

@@ -206,6 +206,8 @@ static const struct ccase cases[] = {
 	{ "Also, I'm getting this new warning:\n\n  foo.c:12: unused x\n",
 	    false, CHG, "changes-report" },
 	{ "I'm not seeing any warning here.\n", false, 0, NULL },
+	{ "We should figure out the reason for the failure first.\n", false, 0,
+	    NULL },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
