@@ -23,6 +23,9 @@
 /* How far apart two postings of a retitled patch may be sent. */
 #define MLQ_REVIEW_RETITLE_WINDOW (365 * 86400)
 
+/* The largest series whose versions are linked as a whole. */
+#define MLQ_REVIEW_SERIES_MAX 64
+
 /* How far apart a cover letter and its unthreaded patches may be sent. */
 #ifndef MLQ_REVIEW_SERIES_WINDOW
 #define MLQ_REVIEW_SERIES_WINDOW (24 * 3600)
@@ -1054,6 +1057,147 @@ out:
 	return rc;
 }
 
+/* A series: one author's numbered patches (and cover) of one version. */
+struct series {
+	int64_t thread;
+	const char *from;
+	int version, total;
+	struct cand by_idx[MLQ_REVIEW_SERIES_MAX + 1]; /* 0: the cover */
+	bool have[MLQ_REVIEW_SERIES_MAX + 1];
+};
+
+/* The series of posting id (a numbered patch or cover), into *sr. */
+static enum mlq_status
+series_load(struct mlq_store *st, int64_t id, struct mlq_arena *a,
+    struct series *sr, bool *found, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc, idx;
+
+	*found = false;
+	memset(sr, 0, sizeof(*sr));
+	s = mlq__store_stmt(st, S_RV_SERIES_ROW,
+	    "SELECT thread, from_email, version, total FROM msg "
+	    "WHERE id = ? AND kind IN (1, 2) AND total BETWEEN 2 AND ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int(s, 2, MLQ_REVIEW_SERIES_MAX);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		sr->thread = sqlite3_column_int64(s, 0);
+		sr->from = mlq_arena_strdup(a, col_str(s, 1));
+		sr->version = sqlite3_column_int(s, 2);
+		sr->total = sqlite3_column_int(s, 3);
+		*found = sr->from != NULL;
+		rc = SQLITE_DONE;
+	}
+	if (mlq__store_rows_done(st, s, rc, err, "read series") != MLQ_OK)
+		return MLQ_EDB;
+	if (!*found)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_RV_SERIES_MEMBERS,
+	    "SELECT id, idx, date, msgid FROM msg WHERE kind > 0 AND "
+	    "from_email = ? AND version = ? AND total = ? AND thread = ? AND "
+	    "kind IN (1, 2)",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, sr->from);
+	sqlite3_bind_int(s, 2, sr->version);
+	sqlite3_bind_int(s, 3, sr->total);
+	sqlite3_bind_int64(s, 4, sr->thread);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		idx = sqlite3_column_int(s, 1);
+		if (idx < 0 || idx > sr->total || sr->have[idx])
+			continue; /* a resend within the thread: the first */
+		sr->by_idx[idx].id = sqlite3_column_int64(s, 0);
+		sr->by_idx[idx].version = sr->version;
+		sr->by_idx[idx].date_ok = sqlite3_column_type(s, 2) !=
+		    SQLITE_NULL;
+		sr->by_idx[idx].date = sqlite3_column_int64(s, 2);
+		sr->by_idx[idx].msgid = mlq_arena_strdup(a, col_str(s, 3));
+		sr->have[idx] = sr->by_idx[idx].msgid != NULL;
+	}
+	return mlq__store_rows_done(st, s, rc, err, "read series");
+}
+
+/*
+ * Two postings of a series are versions of each other (by title, or by
+ * their diffs when retitled): then the series are, whole.  Each patch is
+ * linked to the other series' patch of its number and the covers to each
+ * other, though a patch or the cover was retitled past what the other
+ * rules see ("enhance NFSv4.2 SSC to delay unmount" became "NFSD: delay
+ * unmount source's export").  Run as any posting of either series
+ * arrives, so arrival order does not matter.
+ */
+static enum mlq_status
+link_series_versions(struct mlq_store *st, int64_t id, struct mlq_err *err)
+{
+	struct mlq_arena *a;
+	struct series *mine, *other;
+	struct ids others = { 0 };
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	size_t o;
+	int i, step;
+	bool found;
+
+	if ((a = mlq_arena_new()) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	mine = mlq_arena_alloc(a, sizeof(*mine));
+	other = mlq_arena_alloc(a, sizeof(*other));
+	if (mine == NULL || other == NULL) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = series_load(st, id, a, mine, &found, err)) != MLQ_OK ||
+	    !found)
+		goto out;
+	/* The postings its members are versions of. */
+	s = mlq__store_stmt(st, S_RV_SERIES_LINKED,
+	    "SELECT CASE WHEN k.src = m.id THEN k.dst ELSE k.src END "
+	    "FROM msg m JOIN link k ON k.kind = 3 AND "
+	    "(k.src = m.id OR k.dst = m.id) WHERE m.kind > 0 AND "
+	    "m.from_email = ? AND m.version = ? AND m.total = ? AND "
+	    "m.thread = ?",
+	    err);
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
+	mlq__store_bind_text(s, 1, mine->from);
+	sqlite3_bind_int(s, 2, mine->version);
+	sqlite3_bind_int(s, 3, mine->total);
+	sqlite3_bind_int64(s, 4, mine->thread);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		mlq__ids_add(&others, sqlite3_column_int64(s, 0));
+	if ((rc = mlq__store_rows_done(st, s, step, err, "series links")) !=
+	    MLQ_OK)
+		goto out;
+	if (others.oom) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (o = 0; rc == MLQ_OK && o < others.n; o++) {
+		if ((rc = series_load(st, others.v[o], a, other, &found,
+			 err)) != MLQ_OK ||
+		    !found)
+			continue;
+		if (other->total != mine->total ||
+		    (other->thread == mine->thread &&
+			other->version == mine->version))
+			continue;
+		for (i = 0; rc == MLQ_OK && i <= mine->total; i++)
+			if (mine->have[i] && other->have[i])
+				rc = version_link(st, &mine->by_idx[i],
+				    &other->by_idx[i], true, err);
+	}
+out:
+	free(others.v);
+	mlq_arena_free(a);
+	return rc;
+}
+
 /* A revert by any spelling ("Partially Revert "...") is tagged one. */
 static enum mlq_status
 mark_revert(struct mlq_store *st, int64_t id, struct mlq_err *err)
@@ -1321,7 +1465,9 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		goto out;
 	if (kind == 1 && (rc = link_retitled(st, id, m, err)) != MLQ_OK)
 		goto out;
-	rc = link_series(st, id, m, kind, err);
+	if ((rc = link_series(st, id, m, kind, err)) != MLQ_OK)
+		goto out;
+	rc = link_series_versions(st, id, err);
 out:
 	mlq_arena_free(a);
 	return rc;
