@@ -161,7 +161,7 @@ struct cls_rule {
 #define CHANGE_VERB                                                            \
 	"resend|respin|repost|rebase|fix|split|update|change|rework|address|"  \
 	"move|rename|correct|squash|redo|reword|rewrite|"                      \
-	"remove|add|use|document|describe|improve|clean|cleanup|refactor|"     \
+	"remove|add|use|document|improve|clean|cleanup|refactor|"              \
 	"convert|adjust|avoid|combine|fold|separate|reorder|replace|"          \
 	"reformat|align|mention|include|merge|put|make|rephrase|restructure|"  \
 	"sort|simplify|switch|fixup|amend|expand|extend|reduce|limit|"         \
@@ -380,6 +380,13 @@ static const struct cls_rule rule_table[] = {
 	    "warning~|error~|failure~|crash~|splat|oops|bug|regression",
 	    NULL, NULL, "not|no|never|if|without|didn't|don't", true,
 	    "\"I'm getting this new warning:\"" },
+	{ MLQ_TAG_CHANGES, "changes-describe-in",
+	    "describe|explain|mention|note|clarify|say|state|add * *? *? *? *? "
+	    "in|to|into the|your? commit|changelog|message|log|description|"
+	    "comment|comments|code|kernel-doc|kdoc|subject|title",
+	    NULL, NULL, "no|not|don't|i|i'll", true,
+	    "\"please describe it in the commit message\": not a request for "
+	    "information, which asks the reviewer's own question" },
 	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
@@ -743,9 +750,19 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 				break;
 		if (i < j)
 			continue;
-		/* "Should I ...?" asks for advice. */
+		/* "Should I ...?" asks for advice; "Should the clock be left
+		 * enabled?" asks (a "Shouldn't it ...?" proposes). */
 		if (k < c->end && word_in(t[k].s, t[k].len, "i|we", 4))
 			continue;
+		if (c->question && word_in(w->s, w->len, "should|must", 11)) {
+			for (i = c->begin; i < j &&
+			     word_in(t[i].s, t[i].len, "also|and|but|so|then|or",
+				 23);
+			     i++)
+				;
+			if (i == j)
+				continue;
+		}
 		/* "flags should already be zero": what is expected to hold. */
 		for (i = k; i < c->end &&
 		     word_in(t[i].s, t[i].len, adverb, sizeof(adverb) - 1);
@@ -1844,7 +1861,8 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		(*nev)++;
 	}
 	/* Whom the mail greets, for the store to tell whom it asks. */
-	if ((*tags & MLQ_TAG_QUESTION) && greeting(&x, &s, &n)) {
+	if ((*tags & (MLQ_TAG_QUESTION | MLQ_TAG_CHANGES)) &&
+	    greeting(&x, &s, &n)) {
 		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
 		    (out[*nev].line = mlq_arena_strndup(a, s, n)) == NULL)
 			goto oom;

@@ -1718,6 +1718,31 @@ author_called(const struct rv_node *s, const char **a, size_t *n)
  * no display name, a part of the address will do ("Jason" for
  * kerneljasonxing@).
  */
+/* a and b (an, bn bytes) equal but for case and one letter ("Cladiu"). */
+static bool
+near_name(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t i = 0, j;
+
+	if (an == bn && strncasecmp(a, b, an) == 0)
+		return true;
+	if (an < 5 || bn < 5 || (an > bn ? an - bn : bn - an) > 1)
+		return false;
+	while (i < an && i < bn && mlq__lower(a[i]) == mlq__lower(b[i]))
+		i++;
+	/* Past the first difference: the rest equal after a substitution,
+	 * a letter dropped from a, or one dropped from b. */
+	for (j = 0; j < 3; j++) {
+		size_t x = i + (j != 2), y = i + (j != 1);
+
+		if (x > an || y > bn || an - x != bn - y)
+			continue;
+		if (strncasecmp(a + x, b + y, an - x) == 0)
+			return true;
+	}
+	return false;
+}
+
 static bool
 is_author_n(const char *name, size_t n, const struct rv_node *s)
 {
@@ -1725,7 +1750,7 @@ is_author_n(const char *name, size_t n, const struct rv_node *s)
 	size_t k, i;
 
 	author_called(s, &a, &k);
-	if (k == n && strncasecmp(a, name, n) == 0)
+	if (near_name(a, k, name, n))
 		return true;
 	if (strchr(s->name, ' ') != NULL || n < 3 ||
 	    (at = strchr(s->from, '@')) == NULL)
@@ -1916,6 +1941,13 @@ unseen_submitter(const struct rv_thread *t, int i, struct rv_node *u)
 	for (p = addr; *p != '\0'; p++)
 		addr[p - addr] = (char)mlq__lower(*p);
 	u->from = addr;
+	/* His name, from a mail of his in the thread. */
+	for (j = 0; j < (int)t->count; j++)
+		if (t->n[j].id != 0 && *t->n[j].name != '\0' &&
+		    strcmp(t->n[j].from, addr) == 0) {
+			u->name = t->n[j].name;
+			break;
+		}
 	return THREAD_PATCH_UNSEEN;
 }
 
@@ -1979,6 +2011,10 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 			s = &unseen;
 		else
 			continue;
+		/* A mail that greets another ("Hi Tony,") asks its
+		 * changes of him. */
+		if (n->greeted != NULL && !is_author(n->greeted, s))
+			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
 		/* Who is asked: the one named, else the one greeted, else
 		 * the one answered. */
 		if (n->asked != NULL && (n->by_name
