@@ -1031,6 +1031,47 @@ is_diff_start(const struct cls_line *l, size_t i, size_t nl)
 	    has_prefix(l[i + 1].s, l[i + 1].len, "+++ ");
 }
 
+/*
+ * "Q: Why is top-posting such a bad thing?" beside "A: Because ...": a
+ * stock answer pasted in, not a question to anyone.
+ */
+static bool
+is_faq_line(const struct cls_line *l, size_t i, size_t nl)
+{
+	bool q = has_prefix(l[i].s, l[i].len, "Q: "),
+	     a = has_prefix(l[i].s, l[i].len, "A: ");
+
+	if (!q && !a)
+		return false;
+	return (i > 0 && has_prefix(l[i - 1].s, l[i - 1].len, q ? "A: " : "Q: ")) ||
+	    (i + 1 < nl &&
+		has_prefix(l[i + 1].s, l[i + 1].len, q ? "A: " : "Q: "));
+}
+
+/* Words of two letters or more, letters only ("the", "should"). */
+static size_t
+prose_words(const char *s, size_t n)
+{
+	size_t i = 0, k, words = 0;
+
+	while (i < n) {
+		while (i < n && s[i] == ' ')
+			i++;
+		for (k = i; k < n && s[k] != ' '; k++)
+			;
+		if (k - i >= 2) {
+			size_t j = i;
+
+			while (j < k && ((s[j] >= 'a' && s[j] <= 'z') ||
+					    (s[j] >= 'A' && s[j] <= 'Z')))
+				j++;
+			words += j == k;
+		}
+		i = k;
+	}
+	return words;
+}
+
 /* C in the writer's own words: never prose, so never a question. */
 static bool
 is_code_line(const char *s, size_t n)
@@ -1041,6 +1082,12 @@ is_code_line(const char *s, size_t n)
 	if (has_prefix(s, n, "Applying: ") || has_prefix(s, n, "error: ") ||
 	    has_prefix(s, n, "Patch failed at ") || has_prefix(s, n, "hint: "))
 		return true;
+	/* A sentence with code in it ("I think (a > 0) should be (b <
+	 * c->n).") is prose: three words or more, and the mark that ends
+	 * a sentence. */
+	if (n > 0 && (s[n - 1] == '.' || s[n - 1] == '?' || s[n - 1] == '!') &&
+	    prose_words(s, n) >= 3)
+		return false;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
@@ -1138,7 +1185,9 @@ classify_lines(struct cls_line *l, size_t nl)
 			}
 			continue;
 		}
-		l[i].kind = is_code_line(s, n) ? LINE_CODE : LINE_OWN;
+		l[i].kind = is_code_line(s, n) || is_faq_line(l, i, nl)
+		    ? LINE_CODE
+		    : LINE_OWN;
 	}
 	/*
 	 * A line ending in ':' right above a quote that names a person or a

@@ -216,6 +216,14 @@ static const struct ccase cases[] = {
 	    "question-mark" },
 	{ "Shouldn't the clock be disabled on errors?\n", false, CHG,
 	    "changes-modal" },
+	{ "I think (bytes_copied > 0) should be (total < copy->count).\n", false,
+	    CHG, "changes-modal" },
+	{ "if (a->b == c)\n\treturn d ? e : f;\n", false, 0, NULL },
+	{ "A: http://en.wikipedia.org/wiki/Top_post\n"
+	  "Q: Were do I find info about this thing called top-posting?\n"
+	  "A: Because it messes up the order in which people read text.\n"
+	  "Q: Why is top-posting such a bad thing?\n",
+	    false, 0, NULL },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
