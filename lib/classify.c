@@ -387,6 +387,12 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, "no|not|don't|i|i'll", true,
 	    "\"please describe it in the commit message\": not a request for "
 	    "information, which asks the reviewer's own question" },
+	{ MLQ_TAG_CHANGES, "changes-tag",
+	    "provide|add|include|give|need|needs|missing|lacks|forgot|"
+	    "want|with a|an|the|your? "
+	    "fixes|reported-by|suggested-by|signed-off-by|cc|link|closes",
+	    NULL, NULL, "no|not|don't|i|i'll|we'll", true,
+	    "\"could you provide a Fixes: tag\", \"needs a Fixes: tag\"" },
 	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
@@ -1852,6 +1858,12 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 			    (sent[j] & SENT_REQUEST))
 				continue;
 			if (r->tag == MLQ_TAG_CHANGES && (sent[j] & SENT_WAIVED))
+				continue;
+			/* "Why? Because ...": the writer answers it himself. */
+			if (r->tag == MLQ_TAG_QUESTION && j + 1 < x.ncls &&
+			    word_in(x.toks[x.cls[j + 1].begin].s,
+				x.toks[x.cls[j + 1].begin].len,
+				"because|cause|simple|simply", 27))
 				continue;
 			/* "Bruce, any further thoughts?": put to someone by
 			 * name, kept only if no other question is found. */

@@ -224,6 +224,13 @@ static const struct ccase cases[] = {
 	  "A: Because it messes up the order in which people read text.\n"
 	  "Q: Why is top-posting such a bad thing?\n",
 	    false, 0, NULL },
+	{ "I'm sorry, but I have to nack this series. Why? Because it breaks "
+	  "the ABI.\n",
+	    false, NACK, "nack-have-to" },
+	{ "Since these are fixes, could you provide a Fixes: tag for each "
+	  "one?\n",
+	    false, CHG, "changes-tag" },
+	{ "This needs a Fixes: tag.\n", false, CHG, "changes-needs" },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
