@@ -305,8 +305,11 @@ static const struct cls_rule rule_table[] = {
 	    "^ would|could you like|mind|consider", NULL, NULL, "me|us", true,
 	    "\"Would you like to avoid ...?\": a request as a question" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
-	    "^ how|what about", NULL, NULL, NULL, true,
-	    "\"How about ...?\"" },
+	    "^ so|then|and|but|also|maybe|perhaps|or? how|what about", NULL,
+	    NULL, NULL, true, "\"How about ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "shouldn't|wouldn't|isn't it|this|that|they $", NULL, NULL, NULL,
+	    true, "\"... the generic functions, shouldn't it?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ how do you think", NULL, NULL, NULL, true,
 	    "\"How do you think about ...?\"" },
@@ -667,6 +670,8 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		"@change",
 		"can|could|would|will you|someone|anyone please|kindly? "
 		"take|pick|apply|queue|merge|pull|route",
+		/* "..., seriously?": disbelief, not a question */
+		"^ seriously|really|srsly|huh|wow|what $",
 	};
 	size_t i, j;
 
@@ -711,7 +716,8 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	    "work|works|suffice|happen|matter|help|hurt|apply|do|cover|solve|"
 	    "resolve|compile|build|boot|pass|fail|remain|stay|exist|handle|"
 	    "catch|show|say|know|see|get|mean|come|figure|understand|"
-	    "investigate|discuss|wait|think|learn|decide|agree|talk";
+	    "investigate|discuss|wait|think|learn|decide|agree|talk|trust|"
+	    "assume|hope|remember|accept|live";
 	static const char hedge_state[] =
 	    "fine|ok|okay|safe|harmless|enough|sufficient|possible|able|"
 	    "correct|right|good|true|valid|unnecessary|obvious|trivial|"
@@ -740,6 +746,13 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		 * describes; "to have to push back": an infinitive. */
 		if (j > c->begin + 1 &&
 		    word_in(t[j - 1].s, t[j - 1].len, "that|which|who|to", 17))
+			continue;
+		/* "a debate if FW update should be moved": asked, not
+		 * asked for. */
+		for (i = j > c->begin + 3 ? j - 3 : c->begin; i < j; i++)
+			if (word_in(t[i].s, t[i].len, "if|whether", 10))
+				break;
+		if (i < j)
 			continue;
 		/* "we will have to report this", "what we need to do is":
 		 * the writer's own doing. */
