@@ -188,6 +188,7 @@ static bool cls_tested_trailer(const char *, size_t);
 static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
+static bool cls_imperative(const struct cls_tok *, const struct cls_clause *);
 
 static const struct cls_rule rule_table[] = {
 	/* nack */
@@ -310,6 +311,9 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "shouldn't|wouldn't|isn't it|this|that|they $", NULL, NULL, NULL,
 	    true, "\"... the generic functions, shouldn't it?\"" },
+	{ MLQ_TAG_CHANGES, "changes-better-would",
+	    "^ better|nicer|cleaner|simpler|safer would|to be|do|use", NULL,
+	    NULL, NULL, true, "\"Better would be: ...\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ how do you think", NULL, NULL, NULL, true,
 	    "\"How do you think about ...?\"" },
@@ -399,6 +403,10 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
+	{ MLQ_TAG_CHANGES, "changes-imperative", NULL, cls_imperative, NULL,
+	    "sense|case|cases", true,
+	    "\"Remove the netdev during re-init.\": a sentence that opens "
+	    "with the verb" },
 	{ MLQ_TAG_CHANGES, "changes-with-fixed",
 	    "with that|this|these|those|the|above|all "
 	    "nits|comments|issues|above|changes? "
@@ -833,6 +841,22 @@ cls_proposal(const struct cls_tok *t, const struct cls_clause *c)
 		if (word_in(t[j].s, t[j].len, lead, sizeof(lead) - 1))
 			return true;
 	return false;
+}
+
+/*
+ * A sentence that opens with a change verb, capitalized, is an order
+ * ("Remove the netdev during re-init.", "Drop this hunk."); not a
+ * question ("Use the lock here?" asks), and not "Make sense?".
+ */
+static bool
+cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
+{
+	const struct cls_tok *w = &t[c->begin];
+
+	return c->begin == c->sent && c->end - c->begin >= 2 && !c->question &&
+	    w->s[0] >= 'A' && w->s[0] <= 'Z' &&
+	    (word_in(w->s, w->len, CHANGE_VERB, sizeof(CHANGE_VERB) - 1) ||
+		word_in(w->s, w->len, "drop", 4));
 }
 
 /* "s/blew/below/", ":s/reove/removing": an editor's substitution. */

@@ -63,7 +63,7 @@ static const struct ccase cases[] = {
 	    false, 0, NULL },
 	{ "On Tue, Apr 6, 2021 at 1:00 PM Someone <s@example.org> wrote:\n> NACK.\n\nWhy?\n",
 	    false, QUES, "question-mark" },
-	{ "Use a naked pointer here.\n", false, 0, NULL },
+	{ "Use a naked pointer here.\n", false, CHG, "changes-imperative" },
 	/* ack, reviewed, tested */
 	{ "Acked-by: Some One <one@example.org>\n", false, ACK, "ack-trailer" },
 	{ "Acked-for-MFD-by: Some One <one@example.org>\n", false, ACK,
@@ -243,6 +243,14 @@ static const struct ccase cases[] = {
 	    false, 0, NULL },
 	{ "If it is going to drop these values it should drop the defines.\n",
 	    false, CHG, "changes-modal" },
+	{ "Doesn't the i210 card use the igc driver?\n", false, QUES,
+	    "question-mark" },
+	{ "Better would be:\n\n\tfoo(bar);\n", false, CHG,
+	    "changes-better-would" },
+	{ "Nack. Remove the netdev during re-init.\n", false, NACK | CHG,
+	    "nack-verdict" },
+	{ "Please look one line further up: there is a refcount_inc().\n",
+	    false, 0, NULL },
 	/* a question put to someone by name: the store weighs the name */
 	{ "Bruce, any further thoughts?\n", false, QUES, "question-to-name" },
 	{ "Bruce, any further thoughts?\n\nWhy is this needed?\n", false, QUES,
