@@ -165,7 +165,8 @@ struct cls_rule {
 	"convert|adjust|avoid|combine|fold|separate|reorder|replace|"          \
 	"reformat|align|mention|include|merge|put|make|rephrase|restructure|"  \
 	"sort|simplify|switch|fixup|amend|expand|extend|reduce|limit|"         \
-	"handle|keep|return|sign|base"
+	"handle|keep|return|sign|base|drop|delete|factor|inline|unify|"        \
+	"revert|wrap|annotate|export|initialize|initialise"
 
 /* What a short "Series applied" may name. */
 #define APPLIED_WHAT                                                           \
@@ -330,6 +331,10 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, NULL, true, "\"Shouldn't that rather be ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question", "^ why not", NULL, NULL,
 	    NULL, true, "\"Why not ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|then|but|and? why don't|not|didn't you|we just|simply? "
+	    "@change",
+	    NULL, NULL, NULL, true, "\"Why don't you use ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-can",
 	    "^ can|could @change", NULL, NULL, NULL, true,
 	    "\"can reduce it a bit?\"" },

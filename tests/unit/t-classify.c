@@ -92,6 +92,11 @@ static const struct ccase cases[] = {
 	{ "Something like:\n\n\tret = x ? y : z;\n", false, CHG,
 	    "changes-proposal" },
 	{ "> Why not use a mutex?\n\nGood point.\n", false, 0, NULL },
+	/* A request put as a question is a request only. */
+	{ "Can you drop these hunks?\n", false, CHG, "changes-can-you" },
+	{ "Why don't you use the health reporter?\n", false, CHG,
+	    "changes-suggest-question" },
+	{ "Why don't you think it races?\n", false, QUES, "question-mark" },
 	{ "Does this work with lockdep (CONFIG_PROVE_LOCKING)?\n", false, QUES,
 	    "question-mark" },
 	{ "Dave, can you take this through net?\n", false, 0, NULL },
