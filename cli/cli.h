@@ -85,7 +85,7 @@ enum mlq_status cli_smtp_send(const struct mlq_conf *c, const char *mail,
 
 /* ---- output (out.c) ---- */
 
-enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_MBOX };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_MBOX, OUT_IDS };
 
 /* "text", "json", ... restricted to the formats a command allows. */
 bool out_format_parse(const char *s, unsigned allowed, enum out_format *f);

@@ -15,7 +15,7 @@ const struct cli_cmd cmd_search = {
 	.name = "search",
 	.usage = "[--from X] [--addr X] [--subject TEXT] [--list NAME] "
 		 "[--file PATH] [--since DATE] [--until DATE] [--status S] "
-		 "[--tag T] [--patches] [--format text|json|jsonl|mbox] "
+		 "[--tag T] [--patches] [--format text|json|jsonl|mbox|ids] "
 		 "[--limit N] [QUERY...]",
 	.summary = "find messages by sender, address, list, file, date, status, tag or text",
 	.flags = CLI_DB_READ,
@@ -30,7 +30,7 @@ struct search_out {
 	bool failed;
 };
 
-/* One line: date, status, sender, subject. */
+/* One line: date, status, author, subject, Message-Id; nothing cut. */
 static void
 print_text(const struct mlq_hit *h)
 {
@@ -43,8 +43,8 @@ print_text(const struct mlq_hit *h)
 		snprintf(date, sizeof(date), "unknown   ");
 	}
 	printf("%s  %-17s  ", date, h->kind > 0 ? mlq_state_name(h->status) : "-");
-	out_safe_width(stdout, h->from_name && *h->from_name ? h->from_name :
-							     h->from_email, 24);
+	out_safe(stdout, h->from_name && *h->from_name ? h->from_name :
+						      h->from_email);
 	if (h->from_name && *h->from_name && h->from_email && *h->from_email) {
 		fputs(" <", stdout);
 		out_safe(stdout, h->from_email);
@@ -52,7 +52,9 @@ print_text(const struct mlq_hit *h)
 	}
 	fputs("  ", stdout);
 	out_safe(stdout, h->subject);
-	fputc('\n', stdout);
+	fputs("  <", stdout);
+	out_safe(stdout, h->msgid);
+	fputs(">\n", stdout);
 }
 
 static int
@@ -74,6 +76,10 @@ on_hit(const struct mlq_hit *h, void *arg)
 		out_hit_fields(&o->j, h);
 		json_obj_end(&o->j);
 		json_end_line(&o->j);
+		break;
+	case OUT_IDS:
+		out_safe(stdout, h->msgid);
+		fputc('\n', stdout);
 		break;
 	case OUT_MBOX:
 		if (out_mbox(stdout, o->st, h, &o->err) != MLQ_OK) {
@@ -98,6 +104,55 @@ parse_limit(const char *s, int64_t *out)
 	return true;
 }
 
+/* The flags that narrow a search, in the order of their O_ codes. */
+static const char *const flag_names[] = { "from", "addr", "subject", "list",
+	"file", "since", "until", "status", "tag", "patches" };
+#define NFLAGS (sizeof(flag_names) / sizeof(flag_names[0]))
+
+/*
+ * Puts the options first and the query after a "--", so that a query's
+ * "-term" (lore's NOT) is not taken for an option, wherever the options
+ * are.  What starts with "--" is an option; a word after a lone "--" is
+ * query.  out has room for argc + 2.
+ */
+static int
+options_first(int argc, char **argv, const struct option *opts, char **out)
+{
+	static char dashdash[] = "--";
+	int i, n = 0, nq = 0, k;
+	char **query = out + argc + 1;
+	const char *eq;
+	size_t len;
+
+	out[n++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (++i < argc)
+				query[nq++] = argv[i];
+			break;
+		}
+		if (strncmp(argv[i], "--", 2) != 0) {
+			query[nq++] = argv[i];
+			continue;
+		}
+		out[n++] = argv[i];
+		eq = strchr(argv[i], '=');
+		len = eq ? (size_t)(eq - argv[i] - 2) : strlen(argv[i] + 2);
+		for (k = 0; opts[k].name != NULL; k++)
+			if (strlen(opts[k].name) == len &&
+			    strncmp(opts[k].name, argv[i] + 2, len) == 0)
+				break;
+		if (opts[k].name != NULL && opts[k].has_arg == required_argument &&
+		    eq == NULL && i + 1 < argc)
+			out[n++] = argv[++i];
+	}
+	out[n++] = dashdash;
+	for (i = 0; i < nq; i++)
+		out[n++] = query[i];
+	out[n] = NULL;
+	return n;
+}
+
 static int
 cmd_search_exec(struct cli *cli, int argc, char **argv)
 {
@@ -118,89 +173,89 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 		{ "limit", required_argument, NULL, O_LIMIT },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* Each flag's values, in the order given: repeats OR. */
+	char **vals[NFLAGS] = { NULL }, **args;
+	size_t nvals[NFLAGS] = { 0 };
 	struct mlq_query q;
 	struct search_out o;
 	struct mlq_arena *a;
 	struct mlq_buf text;
-	enum mlq_status rc;
-	int64_t now = (int64_t)time(NULL), t;
+	enum mlq_status rc = MLQ_OK;
+	int64_t now = (int64_t)time(NULL);
+	size_t k;
 	int c, i, ret;
 
 	memset(&q, 0, sizeof(q));
 	memset(&o, 0, sizeof(o));
 	o.fmt = OUT_TEXT;
 	o.st = cli->st;
+	if ((a = mlq_arena_new()) == NULL) {
+		mlq_err_set(&o.err, MLQ_ENOMEM, "out of memory");
+		return cli_fail(&o.err);
+	}
+	/* The query words are moved to the end, behind a "--". */
+	if ((args = mlq_arena_alloc(a, sizeof(*args) * (2 * (size_t)argc + 2))) ==
+	    NULL) {
+		mlq_arena_free(a);
+		mlq_err_set(&o.err, MLQ_ENOMEM, "out of memory");
+		return cli_fail(&o.err);
+	}
+	argc = options_first(argc, argv, opts, args);
+	argv = args;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case O_FROM:
-			q.from = optarg;
-			break;
-		case O_ADDR:
-			q.addr = optarg;
-			break;
-		case O_SUBJECT:
-			q.subject = optarg;
-			break;
-		case O_LIST:
-			q.list = optarg;
-			break;
-		case O_FILE:
-			q.file = optarg;
-			break;
-		case O_SINCE:
-		case O_UNTIL:
-			if (!mlq_date_parse_arg(optarg, now, &t))
-				return cli_usage_error(&cmd_search,
-				    "search: bad date '%s' (YYYY-MM-DD, 7d, 2w, 3m)",
-				    optarg);
-			if (c == O_SINCE) {
-				q.has_since = true;
-				q.since = t;
-			} else {
-				q.has_until = true;
-				q.until = t + 86400; /* the day itself is included */
-			}
-			break;
-		case O_STATUS:
-			q.status = mlq_state_from_name(optarg);
-			if (q.status == MLQ_STATE_NONE)
-				return cli_usage_error(&cmd_search,
-				    "search: unknown status '%s'", optarg);
-			break;
-		case O_TAG:
-			if ((q.tag = mlq_tag_from_name(optarg)) == 0)
-				return cli_usage_error(&cmd_search,
-				    "search: unknown tag '%s'", optarg);
-			break;
-		case O_PATCHES:
-			q.patches = true;
-			break;
 		case O_FORMAT:
 			if (!out_format_parse(optarg, OUT_ALLOW(OUT_TEXT) |
 				OUT_ALLOW(OUT_JSON) | OUT_ALLOW(OUT_JSONL) |
-				OUT_ALLOW(OUT_MBOX), &o.fmt))
+				OUT_ALLOW(OUT_MBOX) | OUT_ALLOW(OUT_IDS), &o.fmt)) {
+				mlq_arena_free(a);
 				return cli_usage_error(&cmd_search,
-				    "search: unknown format '%s'", optarg);
+				    "search: unknown format '%s' (text, json, "
+				    "jsonl, mbox, ids)", optarg);
+			}
 			break;
 		case O_LIMIT:
-			if (!parse_limit(optarg, &q.limit))
+			if (!parse_limit(optarg, &q.limit)) {
+				mlq_arena_free(a);
 				return cli_usage_error(&cmd_search,
 				    "search: bad limit '%s'", optarg);
+			}
 			break;
 		default:
-			return cli_usage_error(&cmd_search, "search: bad option");
+			if (c < O_FROM || c > O_PATCHES) {
+				mlq_arena_free(a);
+				return cli_usage_error(&cmd_search,
+				    "search: bad option");
+			}
+			k = (size_t)(c - O_FROM);
+			vals[k] = mlq_arena_grow(a, vals[k], nvals[k],
+			    sizeof(*vals[k]));
+			if (vals[k] == NULL) {
+				mlq_arena_free(a);
+				mlq_err_set(&o.err, MLQ_ENOMEM, "out of memory");
+				return cli_fail(&o.err);
+			}
+			vals[k][nvals[k]++] = optarg;
+			break;
 		}
 	}
-	a = mlq_arena_new();
+	/* Raw mail goes out in the order it was written. */
+	q.oldest_first = o.fmt == OUT_MBOX;
+	for (k = 0; k < NFLAGS && rc == MLQ_OK; k++)
+		if (nvals[k] > 0)
+			rc = mlq_query_flag(&q, flag_names[k], vals[k], nvals[k],
+			    now, a, &o.err);
 	mlq_buf_init(&text);
 	for (i = optind; i < argc; i++) {
 		if (text.len > 0)
 			mlq_buf_addch(&text, ' ');
 		mlq_buf_addstr(&text, argv[i]);
 	}
-	rc = a == NULL || text.oom ?
-	    mlq_err_set(&o.err, MLQ_ENOMEM, "out of memory") :
-	    mlq_query_text(&q, text.data, now, a, &o.err);
+	if (rc == MLQ_OK)
+		rc = text.oom ?
+		    mlq_err_set(&o.err, MLQ_ENOMEM, "out of memory") :
+		    mlq_query_text(&q, text.data ? text.data : "", now, a,
+			&o.err);
 	if (rc == MLQ_OK) {
 		json_init(&o.j, stdout);
 		if (o.fmt == OUT_JSON)

@@ -325,7 +325,9 @@ cmd_who_exec(struct cli *cli, int argc, char **argv)
 	struct mlq_query q;
 	struct who_stats o;
 	struct who w;
-	const char *since = NULL;
+	char *since = NULL;
+	char *who_arg = NULL, *no_value = NULL;
+	int64_t t;
 	enum mlq_status rc;
 	long long lim;
 	size_t limit = WHO_RECENT;
@@ -337,10 +339,9 @@ cmd_who_exec(struct cli *cli, int argc, char **argv)
 		switch (c) {
 		case O_SINCE:
 			if (!mlq_date_parse_arg(optarg, (int64_t)time(NULL),
-				&q.since))
+				&t))
 				return cli_usage_error(&cmd_who,
 				    "who: bad date '%s'", optarg);
-			q.has_since = true;
 			since = optarg;
 			break;
 		case O_FORMAT:
@@ -365,15 +366,22 @@ cmd_who_exec(struct cli *cli, int argc, char **argv)
 	if (optind + 1 != argc || argv[optind][0] == '\0')
 		return cli_usage_error(&cmd_who,
 		    "who: one DOMAIN_OR_ADDR is needed");
-	q.from = argv[optind];
-	q.patches = true;
 	memset(&w, 0, sizeof(w));
 	w.st = cli->st;
 	if ((w.a = mlq_arena_new()) == NULL) {
 		mlq_err_set(&w.err, MLQ_ENOMEM, "out of memory");
 		return cli_fail(&w.err);
 	}
-	rc = mlq_store_search(cli->st, &q, on_sub, &w, &w.err);
+	who_arg = argv[optind];
+	rc = mlq_query_flag(&q, "from", &who_arg, 1, 0, w.a, &w.err);
+	if (rc == MLQ_OK && since != NULL)
+		rc = mlq_query_flag(&q, "since", &since, 1,
+		    (int64_t)time(NULL), w.a, &w.err);
+	if (rc == MLQ_OK)
+		rc = mlq_query_flag(&q, "patches", &no_value, 1, 0, w.a,
+		    &w.err);
+	if (rc == MLQ_OK)
+		rc = mlq_store_search(cli->st, &q, on_sub, &w, &w.err);
 	if (w.oom)
 		rc = mlq_err_set(&w.err, MLQ_ENOMEM, "out of memory");
 	if (rc == MLQ_NOTFOUND)
@@ -383,9 +391,9 @@ cmd_who_exec(struct cli *cli, int argc, char **argv)
 	if (rc != MLQ_OK)
 		ret = cli_fail(&w.err);
 	else if (fmt == OUT_JSON)
-		who_json(&w, &o, q.from, since, limit);
+		who_json(&w, &o, who_arg, since, limit);
 	else
-		who_text(&w, &o, q.from, since, limit);
+		who_text(&w, &o, who_arg, since, limit);
 	/* Nothing submitted is an answer, but "nothing found" to scripts. */
 	if (ret == 0 && w.n == 0)
 		ret = 1;

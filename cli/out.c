@@ -9,10 +9,11 @@
 bool
 out_format_parse(const char *s, unsigned allowed, enum out_format *f)
 {
-	static const char *const names[] = { "text", "json", "jsonl", "mbox" };
+	static const char *const names[] = { "text", "json", "jsonl", "mbox",
+		"ids" };
 	unsigned i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i]) == 0 && (allowed & (1u << i))) {
 			*f = (enum out_format)i;
 			return true;

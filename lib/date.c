@@ -433,6 +433,50 @@ mlq_date_format_rfc3339(int64_t utc, char *out, size_t outlen)
 /* Relative counts beyond this are typos, and would overflow. */
 #define DATE_ARG_MAX 100000
 
+/* git's approxidate, the forms people type: "2.weeks.ago", "3 days ago". */
+static bool
+date_approx(const char *s, int64_t now, int64_t *utc)
+{
+	static const struct {
+		const char *name;
+		int64_t seconds;
+	} units[] = {
+		{ "second", 1 }, { "minute", 60 }, { "hour", 3600 },
+		{ "day", 86400 }, { "week", 7 * 86400 },
+		{ "month", 30 * 86400 }, { "year", 365 * 86400 },
+	};
+	const char *p = s, *w;
+	size_t i, n;
+	int count;
+
+	if (strcmp(s, "now") == 0 || strcmp(s, "today") == 0) {
+		*utc = strcmp(s, "now") == 0 ? now : now - now % 86400;
+		return true;
+	}
+	if (strcmp(s, "yesterday") == 0) {
+		*utc = now - now % 86400 - 86400;
+		return true;
+	}
+	if (date_digits(&p, 6, &count) == 0 || count > DATE_ARG_MAX ||
+	    (*p != '.' && *p != ' '))
+		return false;
+	w = ++p;
+	while (*p >= 'a' && *p <= 'z')
+		p++;
+	n = (size_t)(p - w);
+	if (n > 0 && w[n - 1] == 's')
+		n--;
+	if ((*p != '.' && *p != ' ') || strcmp(p + 1, "ago") != 0)
+		return false;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == n &&
+		    strncmp(units[i].name, w, n) == 0) {
+			*utc = now - (int64_t)count * units[i].seconds;
+			return true;
+		}
+	return false;
+}
+
 bool
 mlq_date_parse_arg(const char *s, int64_t now, int64_t *utc)
 {
@@ -442,17 +486,23 @@ mlq_date_parse_arg(const char *s, int64_t now, int64_t *utc)
 
 	if (s == NULL)
 		return false;
-	if (date_digits(&p, 4, &y) == 4 && *p == '-') {
-		p++;
-		if (date_digits(&p, 2, &m) != 2 || *p++ != '-' ||
+	if (date_digits(&p, 4, &y) == 4 && (*p == '-' || p[0] != '\0')) {
+		bool dashes = *p == '-';
+
+		if (dashes)
+			p++;
+		if (date_digits(&p, 2, &m) != 2 || (dashes && *p++ != '-') ||
 		    date_digits(&p, 2, &d) != 2 || *p != '\0')
-			return false;
+			goto relative;
 		if (y < 1 || m < 1 || m > 12 || d < 1 ||
 		    d > date_month_days(y, m))
 			return false;
 		*utc = mlq_date_days_from_civil(y, m, d) * 86400;
 		return true;
 	}
+relative:
+	if (date_approx(s, now, utc))
+		return true;
 	p = s;
 	if (date_digits(&p, 6, &n) == 0 || n > DATE_ARG_MAX || p[0] == '\0' ||
 	    p[1] != '\0')

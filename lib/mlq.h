@@ -454,30 +454,64 @@ enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
 
 /* ---- queries (query.c builds, store-search.c runs) ------------------- */
 
-/* A search: every field set narrows it (AND); zero values match all. */
+/*
+ * A search is a tree of conditions.  Leaves test one field; AND, OR and
+ * NOT combine them.  Strings live in the arena the query was built in.
+ */
+enum mlq_qfield {
+	MLQ_QF_FTS,	/* s: an FTS5 expression over subject and body */
+	MLQ_QF_SUBSTR,	/* s: a substring of the subject (--subject) */
+	MLQ_QF_FROM,	/* s: address, @domain or domain of the author */
+	MLQ_QF_FROM_NAME, /* s: a word of the author's name */
+	MLQ_QF_ADDR,	/* s: the same, any address the message names */
+	MLQ_QF_LIST,	/* s: list name */
+	MLQ_QF_MSGID,	/* s: Message-Id */
+	MLQ_QF_FILE,	/* s: a path, or a directory the patch touches */
+	MLQ_QF_PATCHID, /* s: git patch-id --stable, 40 hex digits */
+	MLQ_QF_DATE,	/* lo (has_lo) <= date < hi (has_hi), UTC seconds */
+	MLQ_QF_STATUS,	/* ival: enum mlq_state, submissions only */
+	MLQ_QF_TAG,	/* ival: one MLQ_TAG_ bit */
+	MLQ_QF_PATCH,	/* a submission */
+};
+
+enum mlq_qop { MLQ_QOP_LEAF, MLQ_QOP_AND, MLQ_QOP_OR, MLQ_QOP_NOT };
+
+struct mlq_qnode {
+	enum mlq_qop op;
+	const struct mlq_qnode *l, *r; /* NOT: l only */
+	enum mlq_qfield field;
+	const char *s;
+	bool has_lo, has_hi;
+	int64_t lo, hi;
+	int ival;
+};
+
 struct mlq_query {
-	const char *from;    /* address, @domain or domain (subdomains too) */
-	const char *addr;    /* the same over From, To, Cc and trailers */
-	const char *subject; /* substring, ASCII case-insensitive */
-	const char *list;
-	const char *file;    /* a path, or a directory the patch touches */
-	bool has_since, has_until;
-	int64_t since, until; /* UTC seconds: date >= since, date < until */
-	enum mlq_state status; /* MLQ_STATE_NONE: any */
-	unsigned tag;          /* one MLQ_TAG_ bit; 0: any */
-	bool patches;          /* submissions only */
-	const char *fts;       /* an FTS5 expression (from mlq_query_text) */
-	int64_t limit;         /* 0: no limit */
+	const struct mlq_qnode *expr; /* NULL: every message */
+	int64_t limit;		      /* 0: no limit */
+	bool oldest_first;	      /* date order (the newest 'limit') */
 };
 
 /*
- * Reads free text with lore-style prefixes (s: b: f: dfn: d:) into q:
- * plain words and s:/b: become the FTS5 expression, f: sets from, a:/t:/c:
- * addr, dfn: file, d:A..B the dates.  Strings live in arena a, which must
- * outlive q.  MLQ_EINPUT with a reason for what it cannot read.
+ * Reads a query in lore's syntax (public-inbox 1.9, lei-q(1)) and ANDs
+ * it to q: terms AND by default; AND, OR, NOT, a leading '-',
+ * parentheses, "phrases", word*; the prefixes s: b: bs: nq: q: f: t: c:
+ * tc: a: l: m: dfn: dfa: dfb: d: rt: patchid: status: tag: is:.
+ * MLQ_EINPUT naming the part it cannot read: an unknown prefix, an
+ * unbalanced parenthesis or quote, an empty term.
  */
 enum mlq_status mlq_query_text(struct mlq_query *q, const char *text,
     int64_t now, struct mlq_arena *a, struct mlq_err *err);
+
+/*
+ * A command-line flag given n times ("from", "addr", "subject", "list",
+ * "file", "since", "until", "status", "tag", "patches"): its values ORed,
+ * as git log --author does, and ANDed to q.  MLQ_EINPUT naming an empty
+ * or bad value.
+ */
+enum mlq_status mlq_query_flag(struct mlq_query *q, const char *flag,
+    char *const *values, size_t n, int64_t now, struct mlq_arena *a,
+    struct mlq_err *err);
 
 /* One stored message as search and thread list it. */
 struct mlq_hit {

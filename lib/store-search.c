@@ -83,32 +83,53 @@ run_hits(struct mlq_store *st, sqlite3_stmt *s, mlq_hit_fn fn, void *arg,
 
 /* Bound values, in the order their '?' appear in the SQL. */
 struct binds {
-	struct {
+	struct bind {
 		bool is_int;
 		int64_t i;
 		const char *s;
-	} v[32];
-	int n;
-	char *owned[4]; /* text made here, freed with the binds */
-	int nowned;
+		char *owned; /* s, made here and freed with the binds */
+	} *v;
+	size_t n, cap;
 	bool oom;
 };
+
+static struct bind *
+bind_new(struct binds *b)
+{
+	struct bind *v;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 16;
+
+		if ((v = realloc(b->v, cap * sizeof(*v))) == NULL) {
+			b->oom = true;
+			return NULL;
+		}
+		b->v = v;
+		b->cap = cap;
+	}
+	v = &b->v[b->n++];
+	memset(v, 0, sizeof(*v));
+	return v;
+}
 
 static void
 bind_s(struct binds *b, const char *s)
 {
-	if (b->n < 32) {
-		b->v[b->n].is_int = false;
-		b->v[b->n++].s = s;
-	}
+	struct bind *v = bind_new(b);
+
+	if (v != NULL)
+		v->s = s;
 }
 
 static void
 bind_i(struct binds *b, int64_t i)
 {
-	if (b->n < 32) {
-		b->v[b->n].is_int = true;
-		b->v[b->n++].i = i;
+	struct bind *v = bind_new(b);
+
+	if (v != NULL) {
+		v->is_int = true;
+		v->i = i;
 	}
 }
 
@@ -116,16 +137,25 @@ bind_i(struct binds *b, int64_t i)
 static void
 bind_own(struct binds *b, struct mlq_buf *text)
 {
-	char *p = NULL;
+	char *p = text->oom ? NULL : strdup(text->data);
+	struct bind *v;
 
-	if (b->nowned < 4 && !text->oom)
-		p = strdup(text->data);
-	if (p == NULL) {
+	if (p == NULL || (v = bind_new(b)) == NULL) {
+		free(p);
 		b->oom = true;
 		return;
 	}
-	b->owned[b->nowned++] = p;
-	bind_s(b, p);
+	v->s = v->owned = p;
+}
+
+static void
+binds_release(struct binds *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->v[i].owned);
+	free(b->v);
 }
 
 /*
@@ -149,8 +179,7 @@ addr_filter(struct mlq_buf *sql, struct binds *b, const char *x,
 		mlq__addr_term(&t, role, *x == '@' ? x + 1 : x, NULL, 0);
 		mlq_buf_addch(&t, '*');
 	}
-	mlq_buf_addstr(sql,
-	    " AND m.id IN (SELECT rowid FROM addr WHERE addr MATCH ?)");
+	mlq_buf_addstr(sql, "m.id IN (SELECT rowid FROM addr WHERE addr MATCH ?)");
 	bind_own(b, &t);
 	mlq_buf_release(&t);
 }
@@ -173,14 +202,179 @@ count_of(struct mlq_store *st, const char *sql, const char *text)
 	return n;
 }
 
-/* Free text and no other filter: the text index alone answers. */
+/* Whether n is text only, and says what must be there (not only what
+ * must not): one FTS5 expression can answer it. */
 static bool
-text_alone(const struct mlq_query *q)
+fts_only(const struct mlq_qnode *n)
 {
-	return q->fts != NULL && *q->fts != '\0' && q->from == NULL &&
-	    q->addr == NULL && q->subject == NULL && q->list == NULL &&
-	    q->file == NULL && !q->has_since && !q->has_until &&
-	    q->status == MLQ_STATE_NONE && q->tag == 0 && !q->patches;
+	switch (n->op) {
+	case MLQ_QOP_LEAF:
+		return n->field == MLQ_QF_FTS;
+	case MLQ_QOP_OR:
+		return fts_only(n->l) && fts_only(n->r);
+	case MLQ_QOP_AND:
+		/* "a -b" is FTS5's "a NOT b". */
+		if (n->r->op == MLQ_QOP_NOT)
+			return fts_only(n->l) && fts_only(n->r->l);
+		if (n->l->op == MLQ_QOP_NOT)
+			return fts_only(n->r) && fts_only(n->l->l);
+		return fts_only(n->l) && fts_only(n->r);
+	case MLQ_QOP_NOT:
+		break;
+	}
+	return false;
+}
+
+/* The FTS5 expression of a tree that fts_only accepts. */
+static void
+fts_expr(struct mlq_buf *b, const struct mlq_qnode *n)
+{
+	switch (n->op) {
+	case MLQ_QOP_LEAF:
+		mlq_buf_addstr(b, n->s);
+		return;
+	case MLQ_QOP_OR:
+	case MLQ_QOP_AND:
+		mlq_buf_addch(b, '(');
+		if (n->op == MLQ_QOP_AND && n->l->op == MLQ_QOP_NOT) {
+			fts_expr(b, n->r);
+			mlq_buf_addstr(b, " NOT ");
+			fts_expr(b, n->l->l);
+		} else if (n->op == MLQ_QOP_AND && n->r->op == MLQ_QOP_NOT) {
+			fts_expr(b, n->l);
+			mlq_buf_addstr(b, " NOT ");
+			fts_expr(b, n->r->l);
+		} else {
+			fts_expr(b, n->l);
+			mlq_buf_addstr(b, n->op == MLQ_QOP_OR ? " OR " : " AND ");
+			fts_expr(b, n->r);
+		}
+		mlq_buf_addch(b, ')');
+		return;
+	case MLQ_QOP_NOT:
+		break;
+	}
+}
+
+/* '%', '_' and '\' of a LIKE pattern's literal part. */
+static void
+like_escaped(struct mlq_buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '%' || *s == '_' || *s == '\\')
+			mlq_buf_addch(b, '\\');
+		mlq_buf_addch(b, *s);
+	}
+}
+
+/*
+ * The SQL condition for n on msg m.  'from' bounds the text index's
+ * rowids (newest_bound); every value is bound, never spliced.
+ */
+static void
+emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
+    int64_t from)
+{
+	struct mlq_buf t;
+
+	if (fts_only(n)) {
+		mlq_buf_init(&t);
+		fts_expr(&t, n);
+		mlq_buf_addstr(sql,
+		    "m.id IN (SELECT " MLQ__TEXT_ID_SQL("rowid")
+		    " FROM fts WHERE fts MATCH ? AND rowid >= ?)");
+		bind_own(b, &t);
+		bind_i(b, from);
+		mlq_buf_release(&t);
+		return;
+	}
+	switch (n->op) {
+	case MLQ_QOP_AND:
+	case MLQ_QOP_OR:
+		mlq_buf_addch(sql, '(');
+		emit(sql, b, n->l, from);
+		mlq_buf_addstr(sql, n->op == MLQ_QOP_AND ? " AND " : " OR ");
+		emit(sql, b, n->r, from);
+		mlq_buf_addch(sql, ')');
+		return;
+	case MLQ_QOP_NOT:
+		mlq_buf_addstr(sql, "NOT (");
+		emit(sql, b, n->l, from);
+		mlq_buf_addch(sql, ')');
+		return;
+	case MLQ_QOP_LEAF:
+		break;
+	}
+	switch (n->field) {
+	case MLQ_QF_FTS: /* answered above */
+		break;
+	case MLQ_QF_SUBSTR:
+		mlq_buf_addstr(sql, "m.subject LIKE '%' || ? || '%' ESCAPE '\\'");
+		mlq_buf_init(&t);
+		like_escaped(&t, n->s);
+		bind_own(b, &t);
+		mlq_buf_release(&t);
+		break;
+	case MLQ_QF_FROM:
+	case MLQ_QF_ADDR:
+		addr_filter(sql, b, n->s, n->field == MLQ_QF_FROM);
+		break;
+	case MLQ_QF_FROM_NAME:
+		/* A whole word of the name: "Lu" is not "Lucas". */
+		mlq_buf_addstr(sql,
+		    "' ' || lower(replace(replace(replace(m.from_name, ',', ' '), "
+		    "'.', ' '), '\"', ' ')) || ' ' LIKE '% ' || ? || ' %' "
+		    "ESCAPE '\\'");
+		mlq_buf_init(&t);
+		like_escaped(&t, n->s);
+		bind_own(b, &t);
+		mlq_buf_release(&t);
+		break;
+	case MLQ_QF_LIST:
+		mlq_buf_addstr(sql, "m.id IN (SELECT ml.msg FROM msg_list ml "
+				    "JOIN list l ON l.id = ml.list WHERE l.name = ?)");
+		bind_s(b, n->s);
+		break;
+	case MLQ_QF_MSGID:
+		mlq_buf_addstr(sql, "m.msgid = ?");
+		bind_s(b, n->s);
+		break;
+	case MLQ_QF_FILE:
+		/* The path itself, or anything below it as a directory. */
+		mlq_buf_addstr(sql, "m.id IN (SELECT msg FROM file WHERE path = ? "
+				    "OR (path > ? || '/' AND path < ? || '0'))");
+		bind_s(b, n->s);
+		bind_s(b, n->s);
+		bind_s(b, n->s);
+		break;
+	case MLQ_QF_PATCHID:
+		mlq_buf_addstr(sql, "m.patch_id = ?");
+		bind_s(b, n->s);
+		break;
+	case MLQ_QF_DATE:
+		mlq_buf_addstr(sql, "(m.date IS NOT NULL");
+		if (n->has_lo) {
+			mlq_buf_addstr(sql, " AND m.date >= ?");
+			bind_i(b, n->lo);
+		}
+		if (n->has_hi) {
+			mlq_buf_addstr(sql, " AND m.date < ?");
+			bind_i(b, n->hi);
+		}
+		mlq_buf_addch(sql, ')');
+		break;
+	case MLQ_QF_STATUS:
+		mlq_buf_addstr(sql, "(m.kind > 0 AND m.status = ?)");
+		bind_i(b, n->ival);
+		break;
+	case MLQ_QF_TAG:
+		mlq_buf_addstr(sql, "m.id IN (SELECT msg FROM msg_tag WHERE tag = ?)");
+		bind_i(b, n->ival);
+		break;
+	case MLQ_QF_PATCH:
+		mlq_buf_addstr(sql, "m.kind > 0");
+		break;
+	}
 }
 
 /*
@@ -190,24 +384,34 @@ text_alone(const struct mlq_query *q)
  * enough to choose the hits -- within a day the rowids run by id, not
  * time, so the whole day counts.  Undated messages (day 0) come last and
  * by id, as their rowids run: there the limit-th match itself is the
- * bound.  *from is INT64_MIN when the word has no more matches than the
+ * bound.  *from is INT64_MIN when the text has no more matches than the
  * limit.
  */
 static enum mlq_status
 newest_bound(struct mlq_store *st, const struct mlq_query *q, int64_t *from,
     struct mlq_err *err)
 {
+	struct mlq_buf t;
 	sqlite3_stmt *s;
 	enum mlq_status rc;
 	int64_t n = 0, key = 0;
 	int step = SQLITE_DONE;
 
 	*from = INT64_MIN;
+	mlq_buf_init(&t);
+	fts_expr(&t, q->expr);
+	if (t.oom) {
+		mlq_buf_release(&t);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
 	if (sqlite3_prepare_v2(st->db,
 		"SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC", -1,
-		&s, NULL) != SQLITE_OK)
+		&s, NULL) != SQLITE_OK) {
+		mlq_buf_release(&t);
 		return query_fail(st, err);
-	sqlite3_bind_text(s, 1, q->fts, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_text(s, 1, t.data, (int)t.len, SQLITE_TRANSIENT);
+	mlq_buf_release(&t);
 	while (n < q->limit && (step = sqlite3_step(s)) == SQLITE_ROW) {
 		key = sqlite3_column_int64(s, 0);
 		n++;
@@ -233,9 +437,10 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	sqlite3_stmt *s;
 	enum mlq_status rc;
 	int64_t from = INT64_MIN;
-	int i;
+	size_t i;
 
-	if (q->limit > 0 && text_alone(q) &&
+	/* Text alone, limited: the text index alone chooses the hits. */
+	if (q->limit > 0 && q->expr != NULL && fts_only(q->expr) &&
 	    (rc = newest_bound(st, q, &from, err)) != MLQ_OK)
 		return rc;
 	memset(&b, 0, sizeof(b));
@@ -246,80 +451,43 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	 */
 	if (q->limit > 0)
 		mlq_buf_addstr(&sql, "SELECT h.*, " MLQ__FIRST_LIST("h.id") " FROM ("
-				     "SELECT " HIT_MSG_COLS " FROM msg m WHERE 1");
+				     "SELECT " HIT_MSG_COLS " FROM msg m WHERE ");
 	else
-		mlq_buf_addstr(&sql, HIT_COLS "WHERE 1");
-	if (q->from != NULL)
-		addr_filter(&sql, &b, q->from, true);
-	if (q->addr != NULL)
-		addr_filter(&sql, &b, q->addr, false);
-	if (q->subject != NULL) {
-		mlq_buf_addstr(&sql, " AND m.subject LIKE '%' || ? || '%'");
-		bind_s(&b, q->subject);
-	}
-	if (q->list != NULL) {
-		mlq_buf_addstr(&sql, " AND m.id IN (SELECT ml.msg FROM msg_list ml "
-				     "JOIN list l ON l.id = ml.list WHERE l.name = ?)");
-		bind_s(&b, q->list);
-	}
-	if (q->file != NULL) {
-		/* The path itself, or anything below it as a directory. */
-		mlq_buf_addstr(&sql, " AND m.id IN (SELECT msg FROM file WHERE path = ? "
-				     "OR (path > ? || '/' AND path < ? || '0'))");
-		bind_s(&b, q->file);
-		bind_s(&b, q->file);
-		bind_s(&b, q->file);
-	}
-	if (q->has_since) {
-		mlq_buf_addstr(&sql, " AND m.date >= ?");
-		bind_i(&b, q->since);
-	}
-	if (q->has_until) {
-		mlq_buf_addstr(&sql, " AND m.date < ?");
-		bind_i(&b, q->until);
-	}
-	if (q->status != MLQ_STATE_NONE) {
-		mlq_buf_addstr(&sql, " AND m.kind > 0 AND m.status = ?");
-		bind_i(&b, q->status);
-	}
-	if (q->tag != 0) {
-		mlq_buf_addstr(&sql, " AND m.id IN (SELECT msg FROM msg_tag WHERE tag = ?)");
-		bind_i(&b, q->tag);
-	}
-	if (q->patches)
-		mlq_buf_addstr(&sql, " AND m.kind > 0");
-	if (q->fts != NULL && *q->fts != '\0') {
-		mlq_buf_addstr(&sql,
-		    " AND m.id IN (SELECT " MLQ__TEXT_ID_SQL("rowid")
-		    " FROM fts WHERE fts MATCH ? AND rowid >= ?)");
-		bind_s(&b, q->fts);
-		bind_i(&b, from);
-	}
-	mlq_buf_addstr(&sql, HIT_ORDER);
+		mlq_buf_addstr(&sql, HIT_COLS "WHERE ");
+	if (q->expr != NULL)
+		emit(&sql, &b, q->expr, from);
+	else
+		mlq_buf_addch(&sql, '1');
 	if (q->limit > 0) {
-		mlq_buf_addstr(&sql, " LIMIT ?) h ORDER BY h.date IS NULL, "
-				     "h.date DESC, h.id DESC");
+		mlq_buf_addstr(&sql, HIT_ORDER " LIMIT ?) h");
+		mlq_buf_addstr(&sql, q->oldest_first
+			? " ORDER BY h.date IS NULL, h.date, h.id"
+			: " ORDER BY h.date IS NULL, h.date DESC, h.id DESC");
 		bind_i(&b, q->limit);
+	} else {
+		mlq_buf_addstr(&sql, q->oldest_first
+			? " ORDER BY m.date IS NULL, m.date, m.id"
+			: HIT_ORDER);
 	}
 	if (sql.oom || b.oom) {
 		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 		goto out;
 	}
 	if (sqlite3_prepare_v2(st->db, sql.data, -1, &s, NULL) != SQLITE_OK) {
-		rc = mlq__store_fail(st, err, "search");
+		rc = query_fail(st, err);
 		goto out;
 	}
 	for (i = 0; i < b.n; i++) {
 		if (b.v[i].is_int)
-			sqlite3_bind_int64(s, i + 1, b.v[i].i);
+			sqlite3_bind_int64(s, (int)i + 1, b.v[i].i);
 		else
-			sqlite3_bind_text(s, i + 1, b.v[i].s, -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, (int)i + 1, b.v[i].s, -1,
+			    SQLITE_STATIC);
 	}
 	rc = run_hits(st, s, fn, arg, err);
 out:
 	mlq_buf_release(&sql);
-	for (i = 0; i < b.nowned; i++)
-		free(b.owned[i]);
+	binds_release(&b);
 	return rc;
 }
 

@@ -19,7 +19,7 @@ is "$(ids --addr joerg@sample.test)" "latin1-qp-1@sample.test" "--addr matches a
 
 "$MLQ" search --from evil.sample.test >"$TMP/text"
 ok "$(grep -c "$(printf '\033')" "$TMP/text")" "no escape byte from a Subject reaches the terminal"
-is "$(cut -c32- "$TMP/text")" 'Mallory <mallory@evil.sample.test>  \e]0;owned\x07\e[31mred\e[0m' "control characters are shown escaped"
+is "$(cut -c32- "$TMP/text")" 'Mallory <mallory@evil.sample.test>  \e]0;owned\x07\e[31mred\e[0m  <escape-1@evil.sample.test>' "control characters are shown escaped"
 is "$("$MLQ" search --from evil.sample.test --format jsonl | jq .subject)" \
     '"\u001b]0;owned\u0007\u001b[31mred\u001b[0m"' "JSON keeps the subject exact, escaped as JSON"
 
@@ -100,7 +100,7 @@ is "$(MLQ_DB="$TMP/gz.db" "$MLQ" import "$TMP/all.mbox.gz")" "imported 7 new, 0 
 "$MLQ" show missing@nowhere >/dev/null 2>&1; is "$?" 1 "unknown message: exit 1"
 "$MLQ" search --status bogus >/dev/null 2>"$TMP/err"; is "$?" 2 "unknown status: exit 2"
 is "$(head -n 1 "$TMP/err")" "mlq: search: unknown status 'bogus'" "one clear line"
-"$MLQ" search --since yesterday >/dev/null 2>&1; is "$?" 2 "bad date: exit 2"
+"$MLQ" search --since 2021-13-01 >/dev/null 2>&1; is "$?" 2 "bad date: exit 2"
 "$MLQ" frobnicate >/dev/null 2>&1; is "$?" 2 "unknown command: exit 2"
 MLQ_DB="$TMP/none/x.db" "$MLQ" search >/dev/null 2>"$TMP/err"; is "$?" 3 "no database: exit 3"
 "$MLQ" import "$TMP/does-not-exist" >/dev/null 2>"$TMP/err"; is "$?" 3 "unreadable source: exit 3"

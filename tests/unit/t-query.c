@@ -1,0 +1,203 @@
+/* The query language: what each form parses to, and what it refuses. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mlq.h"
+#include "tap.h"
+
+/* 2021-04-16 00:00:00 UTC: "now" for the relative dates. */
+#define NOW 1618531200LL
+
+static void
+show(struct mlq_buf *b, const struct mlq_qnode *n)
+{
+	static const char *const field[] = { "fts", "subject~", "from",
+		"from-name", "addr", "list", "msgid", "file", "patchid", "date",
+		"status", "tag", "patch" };
+
+	switch (n->op) {
+	case MLQ_QOP_AND:
+	case MLQ_QOP_OR:
+		mlq_buf_addstr(b, n->op == MLQ_QOP_AND ? "(and " : "(or ");
+		show(b, n->l);
+		mlq_buf_addch(b, ' ');
+		show(b, n->r);
+		mlq_buf_addch(b, ')');
+		return;
+	case MLQ_QOP_NOT:
+		mlq_buf_addstr(b, "(not ");
+		show(b, n->l);
+		mlq_buf_addch(b, ')');
+		return;
+	case MLQ_QOP_LEAF:
+		break;
+	}
+	mlq_buf_addf(b, "%s", field[n->field]);
+	if (n->s != NULL)
+		mlq_buf_addf(b, "[%s]", n->s);
+	if (n->field == MLQ_QF_DATE)
+		mlq_buf_addf(b, "[%lld..%lld]",
+		    n->has_lo ? (long long)(n->lo - NOW) / 86400 : -999,
+		    n->has_hi ? (long long)(n->hi - NOW) / 86400 : 999);
+	if (n->field == MLQ_QF_STATUS || n->field == MLQ_QF_TAG)
+		mlq_buf_addf(b, "[%d]", n->ival);
+}
+
+static const struct {
+	const char *q, *want;
+} good[] = {
+	{ "revert", "fts[(\"revert\")]" },
+	{ "s:revert OR s:sunrpc",
+	    "(or fts[subject : (\"revert\")] fts[subject : (\"sunrpc\")])" },
+	{ "a b OR c",
+	    "(or (and fts[(\"a\")] fts[(\"b\")]) fts[(\"c\")])" },
+	{ "a AND b", "(and fts[(\"a\")] fts[(\"b\")])" },
+	{ "a NOT b", "(and fts[(\"a\")] (not fts[(\"b\")]))" },
+	{ "a -b", "(and fts[(\"a\")] (not fts[(\"b\")]))" },
+	{ "+a", "fts[(\"a\")]" },
+	{ "NOT a", "(not fts[(\"a\")])" },
+	{ "(a OR b) c",
+	    "(and (or fts[(\"a\")] fts[(\"b\")]) fts[(\"c\")])" },
+	{ "\"use after free\"",
+	    "fts[(\"use\" AND \"after\" AND \"free\")]" },
+	{ "s:\"use after free\"",
+	    "fts[subject : (\"use\" AND \"after\" AND \"free\")]" },
+	{ "lock*", "fts[(\"lock\"*)]" },
+	{ "nfs4_proc", "fts[(\"nfs4\" AND \"proc\")]" },
+	{ "kfree()", "fts[(\"kfree\")]" },
+	{ "Fixes:", "fts[(\"Fixes\")]" },
+	{ "12:30", "fts[(\"12\" AND \"30\")]" },
+	{ "foo-bar", "fts[(\"foo\" AND \"bar\")]" },
+	{ "or", "fts[(\"or\")]" },
+	{ "b:x bs:y nq:z q:w dfa:v dfb:u",
+	    "(and (and (and (and (and fts[body : (\"x\")] fts[(\"y\")]) "
+	    "fts[body : (\"z\")]) fts[body : (\"w\")]) fts[body : (\"v\")]) "
+	    "fts[body : (\"u\")])" },
+	{ "f:umn.edu", "from[umn.edu]" },
+	{ "f:kjlu@umn.edu", "from[kjlu@umn.edu]" },
+	{ "f:Lu", "(or from[Lu] from-name[lu])" },
+	{ "a:umn.edu", "addr[umn.edu]" },
+	{ "a:Lu", "(or addr[Lu] from-name[lu])" },
+	{ "t:vger.kernel.org", "addr[vger.kernel.org]" },
+	{ "c:x@y.z tc:y.z", "(and addr[x@y.z] addr[y.z])" },
+	{ "l:linux-nfs", "list[linux-nfs]" },
+	{ "l:\"linux-nfs\"", "list[linux-nfs]" },
+	{ "m:<a@b>", "msgid[a@b]" },
+	{ "m:a@b", "msgid[a@b]" },
+	{ "dfn:fs/nfsd/", "file[fs/nfsd/]" },
+	{ "d:20210401..20210410", "date[-15..-5]" },
+	{ "d:2021-04-01..", "date[-15..999]" },
+	{ "d:..20210401", "date[-999..-14]" },
+	{ "d:20210401", "date[-15..-14]" },
+	{ "d:2.weeks.ago..", "date[-14..999]" },
+	{ "d:yesterday..", "date[-1..999]" },
+	{ "rt:7d..", "date[-7..999]" },
+	{ "patchid:0123456789ABCDEF0123456789abcdef01234567",
+	    "patchid[0123456789abcdef0123456789abcdef01234567]" },
+	{ "status:nacked", "status[7]" },
+	{ "tag:nack", "tag[1]" },
+	{ "is:patch", "patch" },
+	{ "  ", "" },
+};
+
+static const struct {
+	const char *q, *err;
+} bad[] = {
+	{ "from:umn.edu", "query: unknown prefix 'from:'" },
+	{ "https://lore.kernel.org/x", "query: unknown prefix 'https:'" },
+	{ "(a b", "query: unbalanced parenthesis at '(a b'" },
+	{ "a b)", "query: unbalanced parenthesis in 'b)'" },
+	{ "a ) b", "query: unbalanced parenthesis at ') b'" },
+	{ "()", "query: empty parentheses at '()'" },
+	{ "\"a b", "query: unbalanced quote in '\"a b'" },
+	{ "s:", "query: empty term 's:'" },
+	{ "f:", "query: empty term 'f:'" },
+	{ "f:\"\"", "query: empty term 'f:\"\"'" },
+	{ "\"\"", "query: empty term '\"\"'" },
+	{ "--", "query: no word to search in '-'" },
+	{ "a OR", "query: no term after 'a OR'" },
+	{ "OR a", "query: no term before 'OR'" },
+	{ "a AND AND b", "query: no term before 'AND'" },
+	{ "NOT", "query: no term after 'NOT'" },
+	{ "d:..", "query: empty date range in 'd:..'" },
+	{ "d:soon", "query: bad date in 'd:soon'" },
+	{ "patchid:abc", "query: a patch id is 40 hex digits, not 'patchid:abc'" },
+	{ "status:bogus", "query: unknown status in 'status:bogus'" },
+	{ "tag:bogus", "query: unknown tag in 'tag:bogus'" },
+	{ "is:reply", "query: is: takes 'patch', not 'is:reply'" },
+	{ "f:@", "query: no address or domain in 'f:@'" },
+};
+
+static void
+flags(void)
+{
+	struct mlq_arena *a = mlq_arena_new();
+	struct mlq_query q;
+	struct mlq_err err;
+	struct mlq_buf b;
+	char umn[] = "umn.edu", zju[] = "zju.edu.cn", none[] = "";
+	char day[] = "2021-04-01", compact[] = "20210410";
+	char *from[] = { umn, zju }, *empty[] = { none }, *since[] = { day };
+	char *until[] = { compact };
+
+	memset(&q, 0, sizeof(q));
+	mlq_err_clear(&err);
+	is_int(mlq_query_flag(&q, "from", from, 2, NOW, a, &err), MLQ_OK,
+	    "--from twice");
+	is_int(mlq_query_flag(&q, "since", since, 1, NOW, a, &err), MLQ_OK,
+	    "--since");
+	is_int(mlq_query_flag(&q, "until", until, 1, NOW, a, &err), MLQ_OK,
+	    "--until YYYYMMDD");
+	is_int(mlq_query_text(&q, "s:x", NOW, a, &err), MLQ_OK, "and text");
+	mlq_buf_init(&b);
+	show(&b, q.expr);
+	is_str(b.data, "(and (and (and (or from[umn.edu] from[zju.edu.cn]) "
+		       "date[-15..999]) date[-999..-5]) fts[subject : (\"x\")])",
+	    "repeats OR, flags AND");
+	mlq_buf_release(&b);
+	is_int(mlq_query_flag(&q, "from", empty, 1, NOW, a, &err), MLQ_EINPUT,
+	    "--from '' refused");
+	is_str(err.msg, "search: empty value for --from", "named");
+	mlq_err_clear(&err);
+	is_int(mlq_query_flag(&q, "since", from, 1, NOW, a, &err), MLQ_EINPUT,
+	    "a bad date refused");
+	mlq_arena_free(a);
+}
+
+int
+main(void)
+{
+	struct mlq_arena *a;
+	struct mlq_query q;
+	struct mlq_err err;
+	struct mlq_buf b;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		a = mlq_arena_new();
+		memset(&q, 0, sizeof(q));
+		mlq_err_clear(&err);
+		is_int(mlq_query_text(&q, good[i].q, NOW, a, &err), MLQ_OK,
+		    "parses: %s", good[i].q);
+		mlq_buf_init(&b);
+		if (q.expr != NULL)
+			show(&b, q.expr);
+		is_str(b.len ? b.data : "", good[i].want, "tree: %s", good[i].q);
+		mlq_buf_release(&b);
+		mlq_arena_free(a);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		a = mlq_arena_new();
+		memset(&q, 0, sizeof(q));
+		mlq_err_clear(&err);
+		is_int(mlq_query_text(&q, bad[i].q, NOW, a, &err), MLQ_EINPUT,
+		    "refused: %s", bad[i].q);
+		is_str(err.msg, bad[i].err, "says: %s", bad[i].err);
+		ok(q.expr == NULL, "nothing added: %s", bad[i].q);
+		mlq_arena_free(a);
+	}
+	flags();
+	return done_testing();
+}
