@@ -267,6 +267,15 @@ out_hit_fields(struct out_json *j, const struct mlq_hit *h)
 	json_key(j, "email");
 	json_str(j, h->from_email);
 	json_obj_end(j);
+	if (h->sender_email != NULL) {
+		json_key(j, "sender");
+		json_obj_begin(j);
+		json_key(j, "name");
+		json_str(j, h->sender_name);
+		json_key(j, "email");
+		json_str(j, h->sender_email);
+		json_obj_end(j);
+	}
 	json_key(j, "date");
 	if (h->date_ok)
 		json_str(j, out_date(h, date, sizeof(date)));

@@ -170,7 +170,7 @@ mlq__mailmap_apply(const struct mlq_mailmap *mm, struct mlq_msg *m)
 	if (mm == NULL ||
 	    !mlq_mailmap_lookup(mm, m->from.name, m->from.email, &name, &email))
 		return;
-	m->sender = m->from;
+	m->unmapped = m->from;
 	m->from.name = name;
 	m->from.email = email;
 }

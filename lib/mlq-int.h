@@ -128,7 +128,7 @@ double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
  * of tag 0 with this rule and the name as its line, never shown.
  */
 #define MLQ__RULE_GREETING "greeting"
-/* m's author as mm maps it; the From: as sent kept in m->sender. */
+/* m's author as mm maps it; the author as written kept in m->unmapped. */
 void mlq__mailmap_apply(const struct mlq_mailmap *mm, struct mlq_msg *m);
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */
 const char *mlq__classify_rule_name(size_t i);

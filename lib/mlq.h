@@ -261,10 +261,14 @@ struct mlq_msg {
 	const char *msgid;       /* without <>; synthetic if the mail had none */
 	bool msgid_synthetic;
 	const char *subject; /* decoded UTF-8 */
+	/* The author: the in-body From: where a patch's body starts with
+	 * one (as git am reads it), else the header From. */
 	struct mlq_addr from;
-	/* The From: as sent where [identity] mailmap gave another; else
-	 * email NULL. */
+	/* The header From where it is not the author; else email NULL. */
 	struct mlq_addr sender;
+	/* The author as written where [identity] mailmap gave another; else
+	 * email NULL. */
+	struct mlq_addr unmapped;
 	struct mlq_addr *addrs; /* To, Cc and trailer addresses */
 	size_t naddrs;
 	const char *date_raw; /* the Date: text as sent; "" when missing */
@@ -464,6 +468,8 @@ enum mlq_qfield {
 	MLQ_QF_FROM,	/* s: address, @domain or domain of the author */
 	MLQ_QF_FROM_NAME, /* s: a word of the author's name */
 	MLQ_QF_ADDR,	/* s: the same, any address the message names */
+	MLQ_QF_TO,	/* s: the same, in To */
+	MLQ_QF_CC,	/* s: the same, in Cc */
 	MLQ_QF_LIST,	/* s: list name */
 	MLQ_QF_MSGID,	/* s: Message-Id */
 	MLQ_QF_FILE,	/* s: a path, or a directory the patch touches */
@@ -518,8 +524,10 @@ struct mlq_hit {
 	int64_t id;
 	const char *msgid;
 	const char *subject;
-	const char *from_name;
+	const char *from_name; /* the author */
 	const char *from_email;
+	/* Who sent it on, where not the author; NULL otherwise. */
+	const char *sender_name, *sender_email;
 	const char *list; /* NULL when none */
 	bool date_ok;
 	int64_t date;

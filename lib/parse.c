@@ -885,6 +885,52 @@ synth_msgid(struct parse_state *ps, const char *raw, size_t len)
 			      mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
 }
 
+/*
+ * A patch whose body starts with in-body headers (git format-patch's
+ * "From: Author" when someone else sends it, a stable backport's) is the
+ * author's, as git am reads it; the header From becomes the sender.
+ */
+static enum mlq_status
+parse_inbody_from(struct parse_state *ps)
+{
+	struct mlq_msg *m = ps->m;
+	const char *p = m->body, *end = m->body + m->body_len, *eol = NULL, *name,
+		   *email;
+	char *v;
+	enum mlq_status st;
+	bool found;
+
+	while (p < end && *p == '\n')
+		p++;
+	/* From:, Subject: and Date: lines, in any order, to a blank line. */
+	for (; p < end && *p != '\n'; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		if (eol - p > 5 && memcmp(p, "From:", 5) == 0)
+			break;
+		if (!((eol - p > 8 && memcmp(p, "Subject:", 8) == 0) ||
+			(eol - p > 5 && memcmp(p, "Date:", 5) == 0)))
+			return MLQ_OK;
+		if (eol == end)
+			return MLQ_OK;
+	}
+	if (p >= end || *p == '\n')
+		return MLQ_OK;
+	if ((v = mlq_arena_strndup(ps->a, p + 5, (size_t)(eol - p - 5))) ==
+	    NULL)
+		return mlq_err_set(ps->err, MLQ_ENOMEM, "out of memory");
+	if ((st = mailbox_of(ps, v, &name, &email, &found)) != MLQ_OK ||
+	    !found)
+		return st;
+	if (strcmp(email, m->from.email) == 0 &&
+	    strcmp(name, m->from.name) == 0)
+		return MLQ_OK;
+	m->sender = m->from;
+	m->from.name = name;
+	m->from.email = email;
+	return MLQ_OK;
+}
+
 /* Trailer addresses are addresses the message names (search --addr). */
 static enum mlq_status
 add_trailer_addrs(struct parse_state *ps)
@@ -962,6 +1008,8 @@ parse_fields(struct parse_state *ps, const char *orig, size_t orig_len)
 		 ps->err)) != MLQ_OK)
 		return st;
 	m->is_patch = found;
+	if (found && (st = parse_inbody_from(ps)) != MLQ_OK)
+		return st;
 	return classify(ps);
 }
 

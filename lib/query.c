@@ -353,8 +353,15 @@ prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
 	if (PRE("f") || PRE("a"))
 		return addr_leaf(x, PRE("f") ? MLQ_QF_FROM : MLQ_QF_ADDR, true,
 		    s, term, tn);
-	if (PRE("t") || PRE("c") || PRE("tc"))
-		return addr_leaf(x, MLQ_QF_ADDR, false, s, term, tn);
+	if (PRE("t") || PRE("c"))
+		return addr_leaf(x, PRE("t") ? MLQ_QF_TO : MLQ_QF_CC, false, s,
+		    term, tn);
+	if (PRE("tc")) {
+		if ((n = addr_leaf(x, MLQ_QF_TO, false, s, term, tn)) == NULL)
+			return NULL;
+		return node(x, MLQ_QOP_OR, n,
+		    addr_leaf(x, MLQ_QF_CC, false, s, term, tn));
+	}
 	if (PRE("l"))
 		return leaf(x, MLQ_QF_LIST, s);
 	if (PRE("m")) {

@@ -16,7 +16,8 @@
 #define HIT_MSG_COLS \
 	"m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
 	"m.kind, m.status, m.tags, m.parent, m.thread, m.version, m.idx, " \
-	"m.total, m.insertions, m.deletions, m.date_raw"
+	"m.total, m.insertions, m.deletions, m.date_raw, m.sender_name, " \
+	"m.sender_email"
 #define HIT_COLS \
 	"SELECT " HIT_MSG_COLS ", " MLQ__FIRST_LIST("m.id") " FROM msg m "
 #define HIT_ORDER " ORDER BY m.date IS NULL, m.date DESC, m.id DESC"
@@ -43,7 +44,9 @@ hit_from_row(sqlite3_stmt *s, struct mlq_hit *h)
 	h->insertions = sqlite3_column_int(s, 14);
 	h->deletions = sqlite3_column_int(s, 15);
 	h->date_raw = mlq__store_col_text(s, 16);
-	h->list = mlq__store_col_text(s, 17);
+	h->sender_name = mlq__store_col_text(s, 17);
+	h->sender_email = mlq__store_col_text(s, 18);
+	h->list = mlq__store_col_text(s, 19);
 }
 
 /* A failed query; a bad free-text query is the user's input, not ours. */
@@ -165,10 +168,8 @@ binds_release(struct binds *b)
  * keeps "umnx.edu" out.
  */
 static void
-addr_filter(struct mlq_buf *sql, struct binds *b, const char *x,
-    bool from_only)
+addr_filter(struct mlq_buf *sql, struct binds *b, const char *x, char role)
 {
-	char role = from_only ? 'f' : 'a';
 	const char *at = strrchr(x, '@');
 	struct mlq_buf t;
 
@@ -317,7 +318,12 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 		break;
 	case MLQ_QF_FROM:
 	case MLQ_QF_ADDR:
-		addr_filter(sql, b, n->s, n->field == MLQ_QF_FROM);
+	case MLQ_QF_TO:
+	case MLQ_QF_CC:
+		addr_filter(sql, b, n->s,
+		    n->field == MLQ_QF_FROM ? 'f' :
+		    n->field == MLQ_QF_TO ? 't' :
+		    n->field == MLQ_QF_CC ? 'c' : 'a');
 		break;
 	case MLQ_QF_FROM_NAME:
 		/* A whole word of the name: "Lu" is not "Lucas". */

@@ -542,10 +542,13 @@ thread_link(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 
 /* ---- the message's rows ---- */
 
-/* One address's terms in the address index: "a..." always, "f..." too
- * for the sender. */
+/*
+ * One address's terms in the address index: "a..." always, and the
+ * role's own: "f..." for the author (as mapped and as written), "t..."
+ * for To, "c..." for Cc.  role 0: "a..." alone.
+ */
 static void
-addr_terms(struct mlq_buf *b, const struct mlq_addr *ad)
+addr_terms(struct mlq_buf *b, const struct mlq_addr *ad, char role)
 {
 	const char *at, *domain;
 	size_t local_len;
@@ -555,8 +558,8 @@ addr_terms(struct mlq_buf *b, const struct mlq_addr *ad)
 	at = strrchr(ad->email, '@');
 	domain = at != NULL ? at + 1 : "";
 	local_len = at != NULL ? (size_t)(at - ad->email) : strlen(ad->email);
-	if (ad->role == MLQ_ROLE_FROM) {
-		mlq__addr_term(b, 'f', domain, ad->email, local_len);
+	if (role != 0) {
+		mlq__addr_term(b, role, domain, ad->email, local_len);
 		mlq_buf_addch(b, ' ');
 	}
 	mlq__addr_term(b, 'a', domain, ad->email, local_len);
@@ -572,12 +575,17 @@ add_addrs(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	size_t i;
 
 	mlq_buf_reset(b);
-	addr_terms(b, &m->from);
-	/* --from finds a mail by the address it was sent from, too. */
+	addr_terms(b, &m->from, 'f');
+	/* --from finds a mail by the author's address before the mailmap. */
+	if (m->unmapped.email != NULL)
+		addr_terms(b, &m->unmapped, 'f');
+	/* Who sent on another's patch is named, not its author. */
 	if (m->sender.email != NULL)
-		addr_terms(b, &m->sender);
+		addr_terms(b, &m->sender, 0);
 	for (i = 0; i < m->naddrs; i++)
-		addr_terms(b, &m->addrs[i]);
+		addr_terms(b, &m->addrs[i],
+		    m->addrs[i].role == MLQ_ROLE_TO ? 't' :
+		    m->addrs[i].role == MLQ_ROLE_CC ? 'c' : 0);
 	if (b->oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	if (b->len == 0)
@@ -758,9 +766,10 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
 	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
 	    "total, prefix, revert_of, commit_id, patch_id, insertions, deletions, "
-	    "own_tags, tags, status, added, id, sketch) VALUES (?, ?, 0, ?, "
+	    "own_tags, tags, status, added, id, sketch, sender_name, "
+	    "sender_email) VALUES (?, ?, 0, ?, "
 	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?)",
+	    "?, ?, ?)",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -801,6 +810,10 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	if (kind == 1 && m->is_patch && m->patch.diff_start < m->body_len)
 		bind_sketch(s, 26, m->body + m->patch.diff_start,
 		    m->body_len - m->patch.diff_start);
+	if (m->sender.email != NULL) {
+		mlq__store_bind_text(s, 27, m->sender.name);
+		mlq__store_bind_text(s, 28, m->sender.email);
+	}
 	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;
 	*id = sqlite3_last_insert_rowid(st->db);

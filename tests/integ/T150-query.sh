@@ -2,6 +2,7 @@
 # The query language (lore's) and the search flags, end to end: what each
 # operator and prefix finds, what is refused, and what the lines show.
 . "$top_srcdir/tests/lib/test-lib.sh"
+need jq sqlite3
 
 "$MLQ" import "$top_srcdir/tests/fixtures/query/q.mbox" >/dev/null
 ok $? "import"
@@ -75,5 +76,29 @@ is "$(paste -sd' ' "$TMP/order")" "<p1@umn.edu> <r1@kroah.example> <p2@cs.umn.ed
     sed -n 's/^Message-I[Dd]: //p' >"$TMP/order"
 is "$(paste -sd' ' "$TMP/order")" "<r1@kroah.example> <p2@cs.umn.edu>" \
     "--limit 2 with mbox: the newest two, oldest first"
+
+# The author of a patch someone else sends on is its in-body From, as
+# git am reads it; the sender is named, not the author.
+"$MLQ" import "$top_srcdir/tests/fixtures/query/backport.eml" >/dev/null
+is "$(ids --from umn.edu --patches)" "p1@umn.edu p2@cs.umn.edu p4@kroah.example" \
+    "--from finds the patch by its in-body author"
+is "$(ids f:kroah.example)" "r1@kroah.example" "not by who sent it on"
+is "$(ids a:greg@kroah.example)" "p4@kroah.example r1@kroah.example" \
+    "a: names the sender too"
+is "$(ids t:stable@vger.kernel.org)" "p4@kroah.example" "t: the To header"
+is "$(ids t:hammerspace.example)" "" "t: not Cc"
+is "$(ids c:hammerspace.example)" "p1@umn.edu" "c: the Cc header"
+is "$(ids tc:hammerspace.example)" "p1@umn.edu" "tc: either"
+json() { "$MLQ" search --format jsonl m:p4@kroah.example |
+    jq -c '[.from.email, .sender.email]'; }
+is "$(json)" '["kjlu@umn.edu","greg@kroah.example"]' "JSON: author and sender"
+is "$("$MLQ" search --format jsonl m:p1@umn.edu | jq -c .sender)" null \
+    "no sender where the author sent it"
+"$MLQ" search m:p4@kroah.example >"$TMP/line"
+is "$(cut -c32-73 "$TMP/line")" "Kangjie Lu <kjlu@umn.edu>  [PATCH 5.10 01/" \
+    "text shows the author"
+sqlite3 "$MLQ_DB" "UPDATE msg SET sender_name = NULL, sender_email = NULL"
+"$MLQ" reindex >/dev/null 2>&1
+is "$(json)" '["kjlu@umn.edu","greg@kroah.example"]' "reindex derives them again"
 
 test_done

@@ -82,9 +82,12 @@ reads_back() {
 }
 
 # msg_as_015: SQL that puts table msg back as schemas before 016 had it
-# (no sketch), for tests that wind a database back to an older version.
+# (no sketch, no sender), for tests that wind a database back to an older
+# version.
 msg_as_015() {
-	echo "ALTER TABLE msg DROP COLUMN sketch;"
+	echo "ALTER TABLE msg DROP COLUMN sketch;
+	ALTER TABLE msg DROP COLUMN sender_name;
+	ALTER TABLE msg DROP COLUMN sender_email;"
 }
 
 # ref_as_014: SQL that puts table ref back as schemas 002-014 had it (no

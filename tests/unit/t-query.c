@@ -14,7 +14,7 @@ static void
 show(struct mlq_buf *b, const struct mlq_qnode *n)
 {
 	static const char *const field[] = { "fts", "subject~", "from",
-		"from-name", "addr", "list", "msgid", "file", "patchid", "date",
+		"from-name", "addr", "to", "cc", "list", "msgid", "file", "patchid", "date",
 		"status", "tag", "patch" };
 
 	switch (n->op) {
@@ -80,8 +80,9 @@ static const struct {
 	{ "f:Lu", "(or from[Lu] from-name[lu])" },
 	{ "a:umn.edu", "addr[umn.edu]" },
 	{ "a:Lu", "(or addr[Lu] from-name[lu])" },
-	{ "t:vger.kernel.org", "addr[vger.kernel.org]" },
-	{ "c:x@y.z tc:y.z", "(and addr[x@y.z] addr[y.z])" },
+	{ "t:vger.kernel.org", "to[vger.kernel.org]" },
+	{ "c:x@y.z tc:y.z", "(and cc[x@y.z] (or to[y.z] cc[y.z]))" },
+	{ "t:netdev", "to[netdev]" },
 	{ "l:linux-nfs", "list[linux-nfs]" },
 	{ "l:\"linux-nfs\"", "list[linux-nfs]" },
 	{ "m:<a@b>", "msgid[a@b]" },
