@@ -30,6 +30,9 @@ void mlq__terms_free(struct mlq_terms *t);
 enum mlq_status mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m);
 size_t mlq__text_indexed_len(const char *body, size_t len);
 
+/* `git patch-id --stable` of the diff in text (patch-id.c); false: none. */
+bool mlq__git_patch_id(const char *text, size_t len, char out[41]);
+
 /* SHA-1 (sha1.c) for patch ids and synthetic Message-Ids. */
 struct mlq__sha1 {
 	uint32_t h[5];

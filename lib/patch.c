@@ -59,7 +59,6 @@ struct patch_state {
 	unsigned skip; /* lines already read by a lookahead */
 	long old_left, new_left;
 	struct git_header gh;
-	struct mlq__sha1 id;
 };
 
 static bool
@@ -205,25 +204,6 @@ patch_oom(struct patch_state *ps)
 	ps->status = MLQ_ENOMEM;
 }
 
-/* Hashes s with every whitespace byte left out: re-indenting keeps the id. */
-static void
-hash_squeezed(struct patch_state *ps, const char *s, size_t n)
-{
-	size_t i, start = 0;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
-		    s[i] != '\v' && s[i] != '\f')
-			continue;
-		if (i > start)
-			mlq__sha1_update(&ps->id, s + start, i - start);
-		start = i + 1;
-	}
-	if (n > start)
-		mlq__sha1_update(&ps->id, s + start, n - start);
-	mlq__sha1_update(&ps->id, "\n", 1);
-}
-
 /*
  * A C-quoted git name ("a/tab\there") into the arena; an unquoted one is
  * copied as it is.
@@ -334,16 +314,11 @@ file_add(struct patch_state *ps, const char *old_path, const char *path,
 {
 	struct mlq_patch *out = ps->out;
 	struct mlq_patch_file *files;
-	unsigned char f;
 
 	if (ps->nfiles++ == 0)
 		out->diff_start = start;
 	ps->file_open = true;
 	ps->cur = NULL;
-	f = (unsigned char)(flags & ~(unsigned)MLQ_FILE_BINARY);
-	mlq__sha1_update(&ps->id, old_path, strlen(old_path) + 1);
-	mlq__sha1_update(&ps->id, path, strlen(path) + 1);
-	mlq__sha1_update(&ps->id, &f, 1);
 	if (out->nfiles >= MLQ_MAX_PATCH_FILES)
 		return;
 	files = mlq_arena_grow(ps->a, out->files, out->nfiles, sizeof(*files));
@@ -408,8 +383,6 @@ git_header_end(struct patch_state *ps)
 	if (gh->flags & MLQ_FILE_NEW)
 		oldp = newp;
 	file_add(ps, oldp, newp, gh->flags, gh->start);
-	if (gh->mode.p != NULL)
-		hash_squeezed(ps, gh->mode.p, gh->mode.len);
 }
 
 /* The extended header lines of git's diff (gitdiff_* in git's apply.c). */
@@ -537,14 +510,12 @@ hunk_take(struct patch_state *ps, const struct line *l)
 			return false;
 		ps->old_left--;
 		count_change(ps, false);
-		hash_squeezed(ps, l->p, l->len);
 		break;
 	case '+':
 		if (ps->new_left == 0)
 			return false;
 		ps->new_left--;
 		count_change(ps, true);
-		hash_squeezed(ps, l->p, l->len);
 		break;
 	case '\\': /* "\ No newline at end of file" */
 		break;
@@ -617,7 +588,7 @@ patch_line(struct patch_state *ps, const struct line *l, const char *text,
 		ps->stage = STAGE_PROSE;
 	if (ps->stage == STAGE_BINARY) {
 		if (is_binary_data(l))
-			return hash_squeezed(ps, l->p, l->len);
+			return;
 		ps->stage = STAGE_PROSE;
 	}
 	if (ps->stage == STAGE_GIT_HEADER) {
@@ -641,7 +612,6 @@ mlq_patch_parse(const char *text, size_t len, struct mlq_arena *a,
     struct mlq_patch *out, bool *found, struct mlq_err *err)
 {
 	struct patch_state ps;
-	unsigned char digest[20];
 	struct line l;
 	size_t off, next;
 
@@ -650,7 +620,6 @@ mlq_patch_parse(const char *text, size_t len, struct mlq_arena *a,
 	memset(&ps, 0, sizeof(ps));
 	ps.a = a;
 	ps.out = out;
-	mlq__sha1_init(&ps.id);
 	for (off = 0; off < len && ps.status == MLQ_OK; off = next) {
 		next = line_at(text, len, off, &l);
 		if (ps.skip > 0)
@@ -668,8 +637,8 @@ mlq_patch_parse(const char *text, size_t len, struct mlq_arena *a,
 		memset(out, 0, sizeof(*out));
 		return MLQ_OK;
 	}
-	mlq__sha1_final(&ps.id, digest);
-	mlq__sha1_hex(digest, out->patch_id);
+	if (!mlq__git_patch_id(text, len, out->patch_id))
+		out->patch_id[0] = '\0';
 	*found = true;
 	return MLQ_OK;
 }

@@ -337,8 +337,15 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 		mlq_buf_release(&t);
 		break;
 	case MLQ_QF_LIST:
+		/* The name, or the List-Id it came from: a list is named
+		 * by the List-Id's first label (store.c). */
 		mlq_buf_addstr(sql, "m.id IN (SELECT ml.msg FROM msg_list ml "
-				    "JOIN list l ON l.id = ml.list WHERE l.name = ?)");
+				    "JOIN list l ON l.id = ml.list WHERE l.name = ? "
+				    "OR l.name = substr(?, 1, instr(? || '.', '.') - 1) "
+				    "AND instr(?, '.') > 0)");
+		bind_s(b, n->s);
+		bind_s(b, n->s);
+		bind_s(b, n->s);
 		bind_s(b, n->s);
 		break;
 	case MLQ_QF_MSGID:
@@ -348,10 +355,25 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 	case MLQ_QF_FILE:
 		/* The path itself, or anything below it as a directory. */
 		mlq_buf_addstr(sql, "m.id IN (SELECT msg FROM file WHERE path = ? "
-				    "OR (path > ? || '/' AND path < ? || '0'))");
+				    "OR (path > ? || '/' AND path < ? || '0')");
 		bind_s(b, n->s);
 		bind_s(b, n->s);
 		bind_s(b, n->s);
+		/* A name alone ("nfs4state.c", "nfsd"): any file or
+		 * directory of that name. */
+		if (strchr(n->s, '/') == NULL) {
+			mlq_buf_addstr(sql, " OR path LIKE '%/' || ? ESCAPE '\\'"
+					    " OR path LIKE ? || '/%' ESCAPE '\\'"
+					    " OR path LIKE '%/' || ? || '/%' "
+					    "ESCAPE '\\'");
+			mlq_buf_init(&t);
+			like_escaped(&t, n->s);
+			bind_own(b, &t);
+			bind_own(b, &t);
+			bind_own(b, &t);
+			mlq_buf_release(&t);
+		}
+		mlq_buf_addch(sql, ')');
 		break;
 	case MLQ_QF_PATCHID:
 		mlq_buf_addstr(sql, "m.patch_id = ?");
