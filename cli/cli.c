@@ -55,6 +55,21 @@ cli_not_found(const char *cmd, const char *msgid)
 }
 
 int
+cli_msgid(const char *cmd, const char *arg, struct mlq_buf *b)
+{
+	if (mlq_msgid_arg(arg, b))
+		return 0;
+	if (b->oom) {
+		fprintf(stderr, "mlq: %s: out of memory\n", cmd);
+		return 3;
+	}
+	fprintf(stderr, "mlq: %s: no Message-Id in '", cmd);
+	out_safe(stderr, arg);
+	fputs("' (give ID, <ID>, id:ID or a public-inbox URL)\n", stderr);
+	return 2;
+}
+
+int
 cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;

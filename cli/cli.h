@@ -67,6 +67,11 @@ bool cli_now(int64_t *now);
 int cli_fail(const struct mlq_err *err);
 /* "mlq: CMD: no message 'ID'" and exit code 1. */
 int cli_not_found(const char *cmd, const char *msgid);
+/*
+ * The Message-Id of a command's ID argument (mlq_msgid_arg) into b: 0, or
+ * the exit code after saying why there is none.
+ */
+int cli_msgid(const char *cmd, const char *arg, struct mlq_buf *b);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -157,10 +157,11 @@ cmd_mark_exec(struct cli *cli, int argc, char **argv)
 	struct mark_args a;
 	struct mlq_err err;
 	enum mlq_status rc;
-	const char *id, *who;
+	struct mlq_buf id;
+	const char *who;
 	int64_t now;
 	size_t i;
-	int c, bad;
+	int c, bad, ret;
 
 	memset(&a, 0, sizeof(a));
 	opterr = 0;
@@ -195,7 +196,6 @@ cmd_mark_exec(struct cli *cli, int argc, char **argv)
 	if (!a.clear && a.n == 0)
 		return cli_usage_error(NULL,
 		    "mark: nothing to do: give --status, --tag or --clear");
-	id = argv[optind];
 	if (!cli_now(&now))
 		return cli_usage_error(NULL,
 		    "mark: MLQ_NOW is not unix seconds");
@@ -206,12 +206,18 @@ cmd_mark_exec(struct cli *cli, int argc, char **argv)
 		a.m[i].who = who;
 		a.m[i].at = now;
 	}
+	mlq_buf_init(&id);
+	if ((ret = cli_msgid("mark", argv[optind], &id)) != 0) {
+		mlq_buf_release(&id);
+		return ret;
+	}
 	mlq_err_clear(&err);
-	rc = a.clear ? mlq_store_mark_clear(cli->st, id, &err)
-		     : mlq_store_mark(cli->st, id, a.m, a.n, &err);
+	rc = a.clear ? mlq_store_mark_clear(cli->st, id.data, &err)
+		     : mlq_store_mark(cli->st, id.data, a.m, a.n, &err);
 	if (rc == MLQ_OK)
-		rc = mlq_store_get(cli->st, id, print_hit, NULL, &err);
+		rc = mlq_store_get(cli->st, id.data, print_hit, NULL, &err);
+	mlq_buf_release(&id);
 	if (rc == MLQ_NOTFOUND)
-		return cli_not_found("mark", id);
+		return cli_not_found("mark", argv[optind]);
 	return rc == MLQ_OK ? 0 : cli_fail(&err);
 }

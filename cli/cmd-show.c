@@ -372,21 +372,21 @@ show_json(struct show *s, const struct tree *t, int self)
 
 /* ---- text ---- */
 
-/* "Name <addr>" cut to width columns. */
+/* "Name <addr>", never cut: an address is an identifier. */
 static void
-text_who(const struct mlq_hit *h, int width)
+text_who(const struct mlq_hit *h)
 {
-	char buf[512];
-	int n;
-
-	if (*h->from_name && *h->from_email)
-		n = snprintf(buf, sizeof(buf), "%s <%s>", h->from_name,
-		    h->from_email);
-	else
-		n = snprintf(buf, sizeof(buf), "%s",
-		    *h->from_name ? h->from_name : h->from_email);
-	(void)n;
-	out_safe_width(stdout, buf, width);
+	out_safe(stdout, *h->from_name ? h->from_name : h->from_email);
+	if (*h->from_name && *h->from_email) {
+		fputs(" <", stdout);
+		out_safe(stdout, h->from_email);
+		fputc('>', stdout);
+	}
+	if (h->sender_email != NULL) {
+		fputs(", sent by ", stdout);
+		out_safe(stdout, *h->sender_name ? h->sender_name :
+						  h->sender_email);
+	}
 }
 
 /* "2021-04-07 15:34" or blanks. */
@@ -527,7 +527,7 @@ hdr_line(struct hdr_links *l, const struct mlq_hit *h, bool self)
 	if (l->versions) {
 		printf("v%-3d %s  <", h->version,
 		    when(h->date_ok, h->date, buf, sizeof(buf)));
-		out_safe_width(stdout, h->msgid, 40);
+		out_safe(stdout, h->msgid);
 		fputs(self ? ">  (this)\n" : ">\n", stdout);
 		return;
 	}
@@ -643,13 +643,15 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 	switch (x->kind) {
 	case EV_POSTED:
 		fputs("posted by ", stdout);
-		text_who(&t->n[x->node].hit, 50);
+		text_who(&t->n[x->node].hit);
 		fputc('\n', stdout);
 		break;
 	case EV_REPLY:
 		r = &t->n[x->node].hit;
-		text_who(r, 58);
-		fputc('\n', stdout);
+		text_who(r);
+		fputs("\n      <", stdout);
+		out_safe(stdout, r->msgid);
+		fputs(">\n", stdout);
 		mlq_store_marks(s->st, r->msgid, text_mark, mark_reply,
 		    &s->err);
 		kept = r->tags;
@@ -666,15 +668,15 @@ text_event(struct show *s, const struct tree *t, const struct ev *x)
 	case EV_MISSING:
 		fputs("[missing: not in the archive, quoted by a reply]\n",
 		    stdout);
-		fputs("                      <", stdout);
-		out_safe_width(stdout, t->n[x->node].hit.msgid, 54);
+		fputs("      <", stdout);
+		out_safe(stdout, t->n[x->node].hit.msgid);
 		fputs(">\n", stdout);
 		break;
 	default:
 		w = printf("%s", label[x->kind]);
 		out_safe_width(stdout, x->link.subject, 60 - w);
-		fputs("\n                      <", stdout);
-		out_safe_width(stdout, x->link.msgid, 54);
+		fputs("\n      <", stdout);
+		out_safe(stdout, x->link.msgid);
 		fputs(">\n", stdout);
 		break;
 	}
@@ -717,11 +719,11 @@ show_text(struct show *s, const struct tree *t, int self)
 	if (k.n > 0)
 		mlq_store_marks(s->st, h->msgid, text_mark, mark_head, &s->err);
 	fputs("from:     ", stdout);
-	text_who(h, 70);
+	text_who(h);
 	printf("\ndate:     %s",
 	    h->date_ok ? out_date(h, buf, sizeof(buf)) : "unknown");
 	fputs("\nid:       <", stdout);
-	out_safe_width(stdout, h->msgid, 68);
+	out_safe(stdout, h->msgid);
 	fputs(">\n", stdout);
 	if (h->list != NULL) {
 		fputs("list:     ", stdout);
@@ -823,6 +825,7 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	};
 	enum out_format fmt = OUT_TEXT;
 	struct show s;
+	struct mlq_buf id;
 	struct tree t;
 	enum mlq_status rc;
 	int c, self = 0;
@@ -835,9 +838,15 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_show, "show: one MSGID is needed");
+	mlq_buf_init(&id);
+	if ((c = cli_msgid("show", argv[optind], &id)) != 0) {
+		mlq_buf_release(&id);
+		return c;
+	}
 	memset(&s, 0, sizeof(s));
 	s.st = cli->st;
-	rc = tree_load_msgid(cli->st, argv[optind], true, &t, &self, &s.err);
+	rc = tree_load_msgid(cli->st, id.data, true, &t, &self, &s.err);
+	mlq_buf_release(&id);
 	if (rc == MLQ_NOTFOUND) {
 		tree_release(&t);
 		return cli_not_found("show", argv[optind]);

@@ -34,7 +34,9 @@ static void
 print_node_text(const struct tree *t, size_t i, int depth)
 {
 	const struct tree_node *n = &t->n[i];
+	const char *sep;
 	char date[32];
+	unsigned bit;
 	size_t j;
 	int d;
 
@@ -48,13 +50,24 @@ print_node_text(const struct tree *t, size_t i, int depth)
 		out_date(&n->hit, date, sizeof(date));
 		date[10] = '\0';
 		printf("%s ", n->hit.date_ok ? date : "unknown   ");
-		out_safe_width(stdout, *n->hit.from_name ? n->hit.from_name :
-							      n->hit.from_email, 24);
+		out_safe(stdout, *n->hit.from_name ? n->hit.from_name :
+						    n->hit.from_email);
 		fputs(": ", stdout);
 		out_safe(stdout, n->hit.subject);
 		if (n->hit.kind > 0)
 			printf(" [%s]", mlq_state_name(n->hit.status));
-		fputc('\n', stdout);
+		else if (n->hit.tags != 0) {
+			for (bit = 1, sep = " ("; bit < (1u << MLQ_TAG_COUNT);
+			     bit <<= 1)
+				if (n->hit.tags & bit) {
+					printf("%s%s", sep, mlq_tag_name(bit));
+					sep = " ";
+				}
+			fputc(')', stdout);
+		}
+		fputs("  <", stdout);
+		out_safe(stdout, n->hit.msgid);
+		fputs(">\n", stdout);
 	}
 	for (j = 0; j < t->count; j++)
 		if (t->n[j].parent == (int)i)
@@ -102,6 +115,7 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	struct out_json jw;
 	struct mlq_err err;
 	struct tree t;
+	struct mlq_buf id;
 	enum mlq_status rc;
 	size_t i;
 	int c, self;
@@ -113,8 +127,14 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_thread, "thread: one MSGID is needed");
+	mlq_buf_init(&id);
+	if ((c = cli_msgid("thread", argv[optind], &id)) != 0) {
+		mlq_buf_release(&id);
+		return c;
+	}
 	mlq_err_clear(&err);
-	rc = tree_load_msgid(cli->st, argv[optind], false, &t, &self, &err);
+	rc = tree_load_msgid(cli->st, id.data, false, &t, &self, &err);
+	mlq_buf_release(&id);
 	if (rc == MLQ_NOTFOUND) {
 		tree_release(&t);
 		return cli_not_found("thread", argv[optind]);

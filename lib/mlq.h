@@ -519,6 +519,13 @@ enum mlq_status mlq_query_flag(struct mlq_query *q, const char *flag,
     char *const *values, size_t n, int64_t now, struct mlq_arena *a,
     struct mlq_err *err);
 
+/*
+ * The Message-Id in what a user gave for a message (msgid-arg.c): ID,
+ * <ID>, id:ID, m:ID, or a public-inbox URL (/LIST/ID/, /r/ID, /all/ID,
+ * msgid.link/ID), into out.  False when it names none.
+ */
+bool mlq_msgid_arg(const char *arg, struct mlq_buf *out);
+
 /* One stored message as search and thread list it. */
 struct mlq_hit {
 	int64_t id;

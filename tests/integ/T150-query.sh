@@ -77,6 +77,20 @@ is "$(paste -sd' ' "$TMP/order")" "<p1@umn.edu> <r1@kroah.example> <p2@cs.umn.ed
 is "$(paste -sd' ' "$TMP/order")" "<r1@kroah.example> <p2@cs.umn.edu>" \
     "--limit 2 with mbox: the newest two, oldest first"
 
+# A message by any name a maintainer pastes: <ID>, id:, m:, lore URLs.
+for arg in '<p1@umn.edu>' id:p1@umn.edu m:p1@umn.edu \
+    https://lore.kernel.org/linux-nfs/p1@umn.edu/T/#u \
+    https://lore.kernel.org/r/p1@umn.edu https://msgid.link/p1@umn.edu; do
+	"$MLQ" show "$arg" >"$TMP/show" 2>&1
+	is "$?:$(sed -n 's/^id: *//p' "$TMP/show")" "0:<p1@umn.edu>" "show $arg"
+done
+"$MLQ" thread https://lore.kernel.org/all/r1@kroah.example/ >"$TMP/thread"
+is "$(sed 's/.*  //' "$TMP/thread" | paste -sd' ' -)" "<p1@umn.edu> <r1@kroah.example>" \
+    "thread takes a URL; each node ends with its Message-Id"
+"$MLQ" show https://lore.kernel.org/ >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "2:mlq: show: no Message-Id in 'https://lore.kernel.org/' (give ID, <ID>, id:ID or a public-inbox URL)" \
+    "a URL that names no message: exit 2"
+
 # The author of a patch someone else sends on is its in-body From, as
 # git am reads it; the sender is named, not the author.
 "$MLQ" import "$top_srcdir/tests/fixtures/query/backport.eml" >/dev/null

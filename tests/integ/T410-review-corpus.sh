@@ -27,7 +27,8 @@ is "$("$MLQ" search --tag nack --patches --format json | jq -r --arg id "$id" \
     '[.[] | select(.message_id == $id)] | length')" 1 "search --tag nack finds it"
 "$MLQ" show "$id" >"$TMP/umn.txt"
 is "$(sed -n 2p "$TMP/umn.txt")" "status:   nacked" "show: the status on top"
-is "$(awk 'length > 80' "$TMP/umn.txt" | wc -l | tr -d ' ')" 0 "show: fits 80 columns"
+is "$(grep -v '^ *<[^ ]*>$' "$TMP/umn.txt" | awk 'length > 80' | wc -l | tr -d ' ')" 0 \
+    "show: fits 80 columns, but for a Message-Id too long to (never cut)"
 is "$(jq -r '.missing | length' "$TMP/umn.json")" \
     "$(grep -c '\[missing: not in the archive' "$TMP/umn.txt")" \
     "show: a placeholder for every lost message"

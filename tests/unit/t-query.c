@@ -167,6 +167,50 @@ flags(void)
 	mlq_arena_free(a);
 }
 
+/* What a user may give for a message. */
+static void
+msgid_args(void)
+{
+	static const struct {
+		const char *arg, *want;
+	} c[] = {
+		{ "a@b", "a@b" },
+		{ "<a@b>", "a@b" },
+		{ " <a@b> ", "a@b" },
+		{ "id:a@b", "a@b" },
+		{ "m:<a@b>", "a@b" },
+		{ "mid:a@b", "a@b" },
+		{ "https://lore.kernel.org/linux-nfs/a@b/", "a@b" },
+		{ "https://lore.kernel.org/linux-nfs/a@b/T/#u", "a@b" },
+		{ "https://lore.kernel.org/linux-nfs/a@b/raw", "a@b" },
+		{ "https://lore.kernel.org/r/a@b", "a@b" },
+		{ "https://lore.kernel.org/all/a@b/", "a@b" },
+		{ "https://msgid.link/a@b", "a@b" },
+		{ "https://patch.msgid.link/a@b", "a@b" },
+		{ "http://127.0.0.1:8080/nfs/x%2Fy%40z@host/", "x/y@z@host" },
+		{ "https://lore.kernel.org/l/question%2Frds+1@x/",
+		    "question/rds+1@x" },
+		{ "https://lore.kernel.org/", NULL },
+		{ "https://lore.kernel.org/linux-nfs/", NULL },
+		{ "", NULL },
+		{ "<>", NULL },
+		{ "id:", NULL },
+		{ "https://x/l/a%00b/", NULL },
+	};
+	struct mlq_buf b;
+	size_t i;
+
+	mlq_buf_init(&b);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bool got = mlq_msgid_arg(c[i].arg, &b);
+
+		is_int(got, c[i].want != NULL, "id in '%s'", c[i].arg);
+		if (got && c[i].want != NULL)
+			is_str(b.data, c[i].want, "is %s", c[i].want);
+	}
+	mlq_buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -200,5 +244,6 @@ main(void)
 		mlq_arena_free(a);
 	}
 	flags();
+	msgid_args();
 	return done_testing();
 }
