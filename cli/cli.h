@@ -33,7 +33,7 @@ struct cli_cmd {
 };
 
 /*
- * import and reindex run in mlq-ingest, the one program that loads
+ * import, reindex and cat run in mlq-ingest, the one program that loads
  * libetpan; mlq lists them with the same words.
  */
 #define CMD_IMPORT_USAGE "[--list NAME] SOURCE..."
@@ -42,8 +42,12 @@ struct cli_cmd {
 #define CMD_REINDEX_USAGE "[--jobs N]"
 #define CMD_REINDEX_SUMMARY                                                    \
 	"re-parse and re-classify every stored message (stop mlqd first)"
+#define CMD_CAT_USAGE "[--raw] ID..."
+#define CMD_CAT_SUMMARY                                                        \
+	"print stored messages: headers and decoded text, or the raw bytes"
 #define CMD_INGEST_HELPER "mlq-ingest"
 
+extern const struct cli_cmd cmd_cat;
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
 extern const struct cli_cmd cmd_mark;

@@ -1,13 +1,14 @@
 /*
- * mlq-ingest: `mlq import` and `mlq reindex`, the commands that parse
- * mail.  mlq runs it in its own place (execv, same arguments), so only
- * these two load libetpan and the libraries it brings (helper.c).
+ * mlq-ingest: `mlq import`, `mlq reindex` and `mlq cat`, the commands
+ * that parse mail.  mlq runs it in its own place (execv, same arguments),
+ * so only these load libetpan and the libraries it brings (helper.c).
  */
 #include "config.h"
 
 #include "cli.h"
 
 static const struct cli_cmd *const commands[] = {
+	&cmd_cat,
 	&cmd_import,
 	&cmd_reindex,
 };

@@ -4,6 +4,13 @@
 #include "cli.h"
 
 /* Run by mlq-ingest, so that no other command loads libetpan. */
+static const struct cli_cmd cat_helper = {
+	.name = "cat",
+	.usage = CMD_CAT_USAGE,
+	.summary = CMD_CAT_SUMMARY,
+	.helper = CMD_INGEST_HELPER,
+};
+
 static const struct cli_cmd import_helper = {
 	.name = "import",
 	.usage = CMD_IMPORT_USAGE,
@@ -20,6 +27,7 @@ static const struct cli_cmd reindex_helper = {
 
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
+	&cat_helper,
 	&cmd_digest,
 	&import_helper,
 	&cmd_mark,
