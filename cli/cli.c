@@ -112,7 +112,88 @@ static int
 cmd_help(const struct cli_cmd *cmd)
 {
 	printf("usage: mlq %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+	if (cmd->details != NULL)
+		printf("\n%s", cmd->details);
 	return 0;
+}
+
+int
+cli_check_options(const struct cli_cmd *cmd, int argc, char *const *argv,
+    const struct option *opts)
+{
+	const char *names[64], *near;
+	size_t n = 0, len;
+	int i, k;
+
+	for (k = 0; opts[k].name != NULL && n < 64; k++)
+		names[n++] = opts[k].name;
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strncmp(argv[i], "--", 2) != 0)
+			continue;
+		len = strcspn(argv[i] + 2, "=");
+		for (k = 0; opts[k].name != NULL; k++)
+			if (strlen(opts[k].name) == len &&
+			    strncmp(opts[k].name, argv[i] + 2, len) == 0)
+				break;
+		if (opts[k].name != NULL)
+			continue;
+		{
+			char word[64];
+
+			snprintf(word, sizeof(word), "%.*s",
+			    (int)(len < 63 ? len : 63), argv[i] + 2);
+			near = mlq_nearest(word, names, n);
+			fprintf(stderr, "mlq: %s: unknown option '--", cmd->name);
+			out_safe(stderr, word);
+			if (near != NULL)
+				fprintf(stderr, "' (did you mean '--%s'?)\n", near);
+			else
+				fprintf(stderr, "' (see 'mlq help %s')\n",
+				    cmd->name);
+		}
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Takes the global options (--db, -c/--config) from among the command's
+ * arguments, up to a "--", so that they work after the command too.
+ */
+static void
+global_options_after(struct cli *cli, int *argc, char **argv)
+{
+	int i, j = 1, end = *argc;
+
+	for (i = 1; i < end; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < end)
+				argv[j++] = argv[i++];
+			break;
+		}
+		if ((strcmp(argv[i], "--db") == 0 ||
+			strcmp(argv[i], "--config") == 0 ||
+			strcmp(argv[i], "-c") == 0) &&
+		    i + 1 < end) {
+			if (argv[i][2] == 'd')
+				cli->db_path = argv[i + 1];
+			else
+				cli->config_path = argv[i + 1];
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--db=", 5) == 0) {
+			cli->db_path = argv[i] + 5;
+			continue;
+		}
+		if (strncmp(argv[i], "--config=", 9) == 0) {
+			cli->config_path = argv[i] + 9;
+			continue;
+		}
+		argv[j++] = argv[i];
+	}
+	argv[j] = NULL;
+	*argc = j;
 }
 
 /* Whether a command's arguments (argv[0] its name) ask for its help. */
@@ -122,7 +203,7 @@ wants_help(int argc, char *const *argv)
 	int i;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--help") == 0)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return true;
 	return false;
 }
@@ -231,13 +312,30 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 			    argv[optind + 1]);
 		return cmd_help(cmd);
 	}
-	if ((cmd = find_cmd(argv[optind], commands, ncommands)) == NULL)
+	if ((cmd = find_cmd(argv[optind], commands, ncommands)) == NULL) {
+		const char *names[32], *near;
+		size_t i;
+
+		for (i = 0; i < ncommands && i < 32; i++)
+			names[i] = commands[i]->name;
+		near = mlq_nearest(argv[optind], names, i);
+		if (near != NULL)
+			return cli_usage_error(NULL,
+			    "unknown command '%s' (did you mean '%s'?)",
+			    argv[optind], near);
 		return cli_usage_error(NULL,
 		    "unknown command '%s' (see 'mlq help')", argv[optind]);
+	}
 	if (wants_help(argc - optind, argv + optind))
 		return cmd_help(cmd);
 	if (cmd->helper != NULL)
 		return cli_exec_helper(cmd, argv);
+	{
+		int n = argc - optind;
+
+		global_options_after(&cli, &n, argv + optind);
+		argc = optind + n;
+	}
 	mlq_err_clear(&err);
 	if (mlq_conf_load(cli.config_path, &cli.conf, &err) != MLQ_OK)
 		return cli_fail(&err);

@@ -30,6 +30,7 @@ struct cli_cmd {
 	int flags;
 	int (*exec)(struct cli *cli, int argc, char **argv);
 	const char *helper; /* the program that runs it, if not this one */
+	const char *details; /* more for `mlq help CMD`: values, examples */
 };
 
 /*
@@ -46,10 +47,15 @@ struct cli_cmd {
 #define CMD_CAT_SUMMARY                                                        \
 	"print stored messages: headers and decoded text, or the raw bytes"
 #define CMD_INGEST_HELPER "mlq-ingest"
+/* What every command that takes a message accepts. */
+#define CMD_ID_DETAILS                                                         \
+	"ID: Message-Id, <ID>, id:ID, m:ID or a lore URL (/LIST/ID/, /r/ID,\n" \
+	"  /all/ID)\n"
 
 extern const struct cli_cmd cmd_cat;
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
+extern const struct cli_cmd cmd_lists;
 extern const struct cli_cmd cmd_mark;
 extern const struct cli_cmd cmd_reindex;
 extern const struct cli_cmd cmd_search;
@@ -76,6 +82,14 @@ int cli_not_found(const char *cmd, const char *msgid);
  * the exit code after saying why there is none.
  */
 int cli_msgid(const char *cmd, const char *arg, struct mlq_buf *b);
+/*
+ * Refuses a long option the command does not have, exactly as named (no
+ * abbreviations: --form is not --format), with the nearest it has: 0, or
+ * exit code 2 after saying so.  Call before getopt_long.
+ */
+struct option;
+int cli_check_options(const struct cli_cmd *cmd, int argc, char *const *argv,
+    const struct option *opts);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

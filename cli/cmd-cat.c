@@ -17,6 +17,7 @@ const struct cli_cmd cmd_cat = {
 	.name = "cat",
 	.usage = CMD_CAT_USAGE,
 	.summary = CMD_CAT_SUMMARY,
+	.details = CMD_ID_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_cat_exec,
 };
@@ -139,6 +140,8 @@ cmd_cat_exec(struct cli *cli, int argc, char **argv)
 	int64_t row;
 	int c, i, ret = 0;
 
+	if ((c = cli_check_options(&cmd_cat, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'r')
 			return cli_usage_error(&cmd_cat, "cat: bad option");

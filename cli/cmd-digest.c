@@ -254,6 +254,8 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(NULL,
 		    "digest: MLQ_NOW is not unix seconds");
 	o.until = now;
+	if ((c = cli_check_options(&cmd_digest, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case O_SINCE:

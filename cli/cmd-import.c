@@ -126,6 +126,8 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	enum mlq_status rc, worst = MLQ_OK;
 	int c, i;
 
+	if ((c = cli_check_options(&cmd_import, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "l:", opts, NULL)) != -1) {
 		if (c != 'l')
 			return cli_usage_error(&cmd_import, "bad option");

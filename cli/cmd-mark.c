@@ -21,6 +21,11 @@ const struct cli_cmd cmd_mark = {
 	.name = "mark",
 	.usage = "ID (--status S | --tag +T | --tag -T | --clear)",
 	.summary = "set a status or tag by hand: it wins over what mlq derives",
+	.details = "--tag +T adds tag T, --tag -T takes it away.\n"
+		   "statuses: pending questioned reviewed changes-requested superseded\n"
+		   "  applied nacked reverted\n"
+		   "tags: nack ack reviewed tested question changes-requested applied revert\n"
+		   CMD_ID_DETAILS,
 	.flags = CLI_DB_WRITE,
 	.exec = cmd_mark_exec,
 };
@@ -165,6 +170,8 @@ cmd_mark_exec(struct cli *cli, int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	opterr = 0;
+	if ((c = cli_check_options(&cmd_mark, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case O_STATUS:

@@ -43,6 +43,8 @@ cmd_reindex_exec(struct cli *cli, int argc, char **argv)
 	char *end;
 	int c;
 
+	if ((c = cli_check_options(&cmd_reindex, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		if (c != 'j')
 			return cli_usage_error(&cmd_reindex,

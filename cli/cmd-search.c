@@ -18,6 +18,16 @@ const struct cli_cmd cmd_search = {
 		 "[--tag T] [--patches] [--format text|json|jsonl|mbox|ids] "
 		 "[--limit N] [QUERY...]",
 	.summary = "find messages by sender, address, list, file, date, status, tag or text",
+	.details =
+	    "QUERY is lore's: words AND; OR, NOT, -word, ( ), \"phrase\", word*;\n"
+	    "prefixes s: b: bs: nq: q: f: t: c: tc: a: l: m: dfn: dfa: dfb: d: rt:\n"
+	    "patchid: status: tag: is:patch (doc/query.md).  A flag given twice\n"
+	    "means either value; different flags all hold.\n"
+	    "DATE: YYYY-MM-DD, YYYYMMDD, 7d, 2w, 3m, 1y, 2.weeks.ago, yesterday\n"
+	    "formats: text json jsonl mbox ids\n"
+	    "statuses: pending questioned reviewed changes-requested superseded\n"
+		   "  applied nacked reverted\n"
+	    "tags: nack ack reviewed tested question changes-requested applied revert\n",
 	.flags = CLI_DB_READ,
 	.exec = cmd_search_exec,
 };
@@ -104,6 +114,56 @@ parse_limit(const char *s, int64_t *out)
 	return true;
 }
 
+/* The list names the database holds, for --list to check against. */
+struct names {
+	struct mlq_arena *a;
+	const char **v;
+	size_t n;
+};
+
+static int
+add_name(const char *name, int64_t count, bool dated, int64_t newest,
+    void *arg)
+{
+	struct names *k = arg;
+
+	(void)count;
+	(void)dated;
+	(void)newest;
+	if ((k->v = mlq_arena_grow(k->a, k->v, k->n, sizeof(*k->v))) == NULL ||
+	    (k->v[k->n] = mlq_arena_strdup(k->a, name)) == NULL)
+		return 1;
+	k->n++;
+	return 0;
+}
+
+/* A --list value that names no list is a typo, not an empty answer. */
+static int
+check_lists(struct mlq_store *st, char **vals, size_t n, struct mlq_arena *a)
+{
+	struct names k = { a, NULL, 0 };
+	struct mlq_err err;
+	const char *near;
+	size_t i, j;
+
+	mlq_err_clear(&err);
+	if (mlq_store_lists(st, add_name, &k, &err) != MLQ_OK)
+		return cli_fail(&err);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < k.n && strcmp(k.v[j], vals[i]) != 0; j++)
+			;
+		if (j < k.n || *vals[i] == '\0')
+			continue;
+		if ((near = mlq_nearest(vals[i], k.v, k.n)) != NULL)
+			return cli_usage_error(NULL,
+			    "search: no list '%s' (did you mean '%s'?)", vals[i],
+			    near);
+		return cli_usage_error(NULL,
+		    "search: no list '%s' ('mlq lists' names them)", vals[i]);
+	}
+	return 0;
+}
+
 /* The flags that narrow a search, in the order of their O_ codes. */
 static const char *const flag_names[] = { "from", "addr", "subject", "list",
 	"file", "since", "until", "status", "tag", "patches" };
@@ -185,6 +245,8 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 	size_t k;
 	int c, i, ret;
 
+	if ((c = cli_check_options(&cmd_search, argc, argv, opts)) != 0)
+		return c;
 	memset(&q, 0, sizeof(q));
 	memset(&o, 0, sizeof(o));
 	o.fmt = OUT_TEXT;
@@ -238,6 +300,12 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 			vals[k][nvals[k]++] = optarg;
 			break;
 		}
+	}
+	if (nvals[O_LIST - O_FROM] > 0 &&
+	    (ret = check_lists(cli->st, vals[O_LIST - O_FROM],
+		 nvals[O_LIST - O_FROM], a)) != 0) {
+		mlq_arena_free(a);
+		return ret;
 	}
 	/* Raw mail goes out in the order it was written. */
 	q.oldest_first = o.fmt == OUT_MBOX;

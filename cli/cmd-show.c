@@ -16,6 +16,7 @@ const struct cli_cmd cmd_show = {
 	.usage = "[--format text|json] MSGID",
 	.summary =
 	    "a submission with its replies, tags, versions, reverts and fixes",
+	.details = CMD_ID_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_show_exec,
 };
@@ -830,6 +831,8 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	enum mlq_status rc;
 	int c, self = 0;
 
+	if ((c = cli_check_options(&cmd_show, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'f' ||
 		    !out_format_parse(optarg,

@@ -14,6 +14,7 @@ const struct cli_cmd cmd_thread = {
 	.name = "thread",
 	.usage = "[--format text|json|mbox] MSGID",
 	.summary = "the whole thread of a message as a tree",
+	.details = CMD_ID_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_thread_exec,
 };
@@ -120,6 +121,8 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	size_t i;
 	int c, self;
 
+	if ((c = cli_check_options(&cmd_thread, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'f' || !out_format_parse(optarg, OUT_ALLOW(OUT_TEXT) |
 		    OUT_ALLOW(OUT_JSON) | OUT_ALLOW(OUT_MBOX), &fmt))

@@ -335,6 +335,8 @@ cmd_who_exec(struct cli *cli, int argc, char **argv)
 	int c, ret = 0;
 
 	memset(&q, 0, sizeof(q));
+	if ((c = cli_check_options(&cmd_who, argc, argv, opts)) != 0)
+		return c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case O_SINCE:

@@ -8,6 +8,7 @@ static const struct cli_cmd cat_helper = {
 	.name = "cat",
 	.usage = CMD_CAT_USAGE,
 	.summary = CMD_CAT_SUMMARY,
+	.details = CMD_ID_DETAILS,
 	.helper = CMD_INGEST_HELPER,
 };
 
@@ -30,6 +31,7 @@ static const struct cli_cmd *const commands[] = {
 	&cat_helper,
 	&cmd_digest,
 	&import_helper,
+	&cmd_lists,
 	&cmd_mark,
 	&reindex_helper,
 	&cmd_search,

@@ -86,6 +86,10 @@ void *mlq_arena_grow(struct mlq_arena *a, void *arr, size_t n, size_t size);
  * and invalid UTF-8 replaced by U+FFFD: mail never reaches a terminal raw.
  */
 void mlq_text_escape(struct mlq_buf *b, const char *s, size_t n);
+/* The name among n nearest to word (a typo or a cut-off name), or NULL:
+ * for "did you mean". */
+const char *mlq_nearest(const char *word, const char *const *names,
+    size_t n);
 /* Replaces invalid UTF-8 sequences in s with U+FFFD, appending to b. */
 void mlq_text_utf8_clean(struct mlq_buf *b, const char *s, size_t n);
 /* ASCII case-insensitive prefix test. */
@@ -554,6 +558,11 @@ typedef int (*mlq_hit_fn)(const struct mlq_hit *h, void *arg);
 /* Newest first.  MLQ_NOTFOUND when nothing matched. */
 enum mlq_status mlq_store_search(struct mlq_store *st,
     const struct mlq_query *q, mlq_hit_fn fn, void *arg, struct mlq_err *err);
+/* Each list: its name, how many messages, the newest date (if any). */
+typedef int (*mlq_list_fn)(const char *name, int64_t count, bool dated,
+    int64_t newest, void *arg);
+enum mlq_status mlq_store_lists(struct mlq_store *st, mlq_list_fn fn,
+    void *arg, struct mlq_err *err);
 /* One message by Message-Id (with or without <>); MLQ_NOTFOUND if absent. */
 enum mlq_status mlq_store_get(struct mlq_store *st, const char *msgid,
     mlq_hit_fn fn, void *arg, struct mlq_err *err);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mlq-int.h"
@@ -316,6 +317,38 @@ value_of(struct qparse *x, const char *v, size_t n)
 	return s;
 }
 
+/*
+ * An unknown status or tag name: the nearest one, else all of them.
+ * what is "status" or "tag"; where is "search" or "query".
+ */
+static enum mlq_status
+bad_name(struct mlq_err *err, const char *where, const char *what,
+    const char *v)
+{
+	const char *names[32], *near;
+	char all[256];
+	size_t n = 0, len = 0;
+	unsigned bit;
+	int i;
+
+	if (*what == 's')
+		for (i = MLQ_STATE_PENDING; i <= MLQ_STATE_REVERTED; i++)
+			names[n++] = mlq_state_name((enum mlq_state)i);
+	else
+		for (bit = 1; bit < (1u << MLQ_TAG_COUNT) && n < 32; bit <<= 1)
+			names[n++] = mlq_tag_name(bit);
+	if ((near = mlq_nearest(v, names, n)) != NULL)
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "%s: unknown %s '%s' (did you mean '%s'?)", where, what, v,
+		    near);
+	all[0] = '\0';
+	for (i = 0; i < (int)n && len < sizeof(all); i++)
+		len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s",
+		    i ? ", " : "", names[i]);
+	return mlq_err_set(err, MLQ_EINPUT, "%s: unknown %s '%s' (one of: %s)",
+	    where, what, v, all);
+}
+
 /* One prefixed term: "s:word", "f:umn.edu", "d:20210401..". */
 static struct mlq_qnode *
 prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
@@ -392,14 +425,14 @@ prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
 			return NULL;
 		if ((n->ival = (int)mlq_state_from_name(s)) ==
 		    (int)MLQ_STATE_NONE) {
-			qerr(x, "unknown status in", term, tn);
+			x->rc = bad_name(x->err, "query", "status", s);
 			return NULL;
 		}
 		return n;
 	}
 	if (PRE("tag")) {
 		if ((tag = mlq_tag_from_name(s)) == 0) {
-			qerr(x, "unknown tag in", term, tn);
+			x->rc = bad_name(x->err, "query", "tag", s);
 			return NULL;
 		}
 		if ((n = leaf(x, MLQ_QF_TAG, NULL)) != NULL)
@@ -619,13 +652,11 @@ mlq_query_flag(struct mlq_query *q, const char *flag, char *const *values,
 			if ((n = leaf(&x, MLQ_QF_STATUS, NULL)) != NULL &&
 			    (n->ival = (int)mlq_state_from_name(v)) ==
 				(int)MLQ_STATE_NONE)
-				return mlq_err_set(err, MLQ_EINPUT,
-				    "search: unknown status '%s'", v);
+				return bad_name(err, "search", "status", v);
 		} else if (strcmp(flag, "tag") == 0) {
 			if ((n = leaf(&x, MLQ_QF_TAG, NULL)) != NULL &&
 			    (n->ival = (int)mlq_tag_from_name(v)) == 0)
-				return mlq_err_set(err, MLQ_EINPUT,
-				    "search: unknown tag '%s'", v);
+				return bad_name(err, "search", "tag", v);
 		} else {
 			return mlq_err_set(err, MLQ_EUSAGE,
 			    "search: no flag --%s", flag);

@@ -748,3 +748,28 @@ mlq_store_counts(struct mlq_store *st, struct mlq_store_counts *out,
 		return mlq__store_fail(st, err, "count messages");
 	return MLQ_OK;
 }
+
+enum mlq_status
+mlq_store_lists(struct mlq_store *st, mlq_list_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT l.name, count(*), max(m.date) FROM list l "
+		"JOIN msg_list ml ON ml.list = l.id JOIN msg m ON m.id = ml.msg "
+		"GROUP BY l.id ORDER BY l.name", -1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "read lists");
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (fn(mlq__store_col_text(s, 0), sqlite3_column_int64(s, 1),
+			sqlite3_column_type(s, 2) != SQLITE_NULL,
+			sqlite3_column_int64(s, 2), arg) != 0)
+			break;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return mlq__store_fail(st, err, "read lists");
+	}
+	sqlite3_finalize(s);
+	return MLQ_OK;
+}

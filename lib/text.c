@@ -163,3 +163,48 @@ mlq__addr_term(struct mlq_buf *b, char role, const char *domain,
 		mlq_buf_add(b, c, 2);
 	}
 }
+
+/* Edit distance of a and b, at most 9: enough to tell a typo. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d[32], prev, tmp;
+
+	if (la > 30 || lb > 30)
+		return 9;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = d[j];
+			d[j] = a[i - 1] == b[j - 1] ? prev :
+			    1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1])
+					     : (d[j] < d[j - 1] ? d[j] : d[j - 1]));
+			prev = tmp;
+		}
+	}
+	return d[lb] > 9 ? 9 : d[lb];
+}
+
+const char *
+mlq_nearest(const char *word, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t i, d, bestd = 3;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] == NULL)
+			continue;
+		d = distance(word, names[i]);
+		/* "form" for "format": a cut-off name is a near miss too. */
+		if (strncmp(names[i], word, strlen(word)) == 0 && *word != '\0')
+			d = 1;
+		if (d < bestd) {
+			bestd = d;
+			best = names[i];
+		}
+	}
+	return best;
+}

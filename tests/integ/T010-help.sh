@@ -25,4 +25,29 @@ is "$?:$(cat "$TMP/err")" "2:mlq: help: unknown command 'nosuch' (see 'mlq help'
 is "$?:$(grep -c '^mlq: .*bogus' "$TMP/err")" "2:1" \
     "show -- --help reads the config (which is refused)"
 
+"$MLQ" help search >"$TMP/help"
+is "$(grep -c -e '^statuses: pending' -e '^tags: nack' -e '^formats: text' "$TMP/help")" 3 \
+    "help search names the values of --status, --tag and --format"
+"$MLQ" show -h >"$TMP/h" 2>&1
+is "$?:$(sed -n 1p "$TMP/h")" "0:usage: mlq show [--format text|json] MSGID" "-h is --help"
+
+# Near misses: one line, exit 2, the nearest name; no abbreviations.
+: >"$MLQ_CONFIG"
+"$MLQ" import --list linux-nfs "$top_srcdir/tests/fixtures/mail/autumn.eml" >/dev/null
+near() { "$MLQ" "$@" >/dev/null 2>"$TMP/err"; echo "$?:$(cat "$TMP/err")"; }
+is "$(near search --form ids)" \
+    "2:mlq: search: unknown option '--form' (did you mean '--format'?)" \
+    "--form is not --format"
+is "$(near serch x)" "2:mlq: unknown command 'serch' (did you mean 'search'?)" \
+    "a command misspelt"
+is "$(near search --status nacke)" \
+    "2:mlq: search: unknown status 'nacke' (did you mean 'nacked'?)" \
+    "a status misspelt"
+list=$("$MLQ" lists | cut -d' ' -f1)
+is "$(near search --list "${list}x")" \
+    "2:mlq: search: no list '${list}x' (did you mean '$list'?)" "a list misspelt"
+is "$("$MLQ" lists | wc -l | tr -d ' ')" 1 "mlq lists: one line a list"
+is "$(MLQ_DB=$TMP/elsewhere.db "$MLQ" search --db "$MLQ_DB" --format ids | wc -l | tr -d ' ')" 1 \
+    "--db after the command"
+
 test_done

@@ -160,7 +160,7 @@ fails 2 "^mlq: mark: --status given twice$" $P --status applied --status nacked
 fails 2 "^mlq: mark: tag 'nack' both given and taken away$" $P --tag +nack --tag -nack
 fails 2 "^mlq: mark: --clear drops every mark: give it alone$" $P --clear --status applied
 fails 2 "^mlq: mark: --status needs a value$" $P --status
-fails 2 "^mlq: mark: unknown option '--force'$" $P --force
+fails 2 "^mlq: mark: unknown option '--force' (see 'mlq help mark')$" $P --force
 fails 2 "^mlq: mark '$R': a reply has no status, only a submission$" $R --status nacked
 fails 2 "^mlq: mark '$R': 'revert' is a submission's tag, not a reply's$" $R --tag +ack --tag +revert
 is "$(marks)" "$n" "the failed marks recorded nothing"

@@ -125,8 +125,13 @@ static const struct {
 	{ "d:..", "query: empty date range in 'd:..'" },
 	{ "d:soon", "query: bad date in 'd:soon'" },
 	{ "patchid:abc", "query: a patch id is 40 hex digits, not 'patchid:abc'" },
-	{ "status:bogus", "query: unknown status in 'status:bogus'" },
-	{ "tag:bogus", "query: unknown tag in 'tag:bogus'" },
+	{ "status:nacke", "query: unknown status 'nacke' (did you mean 'nacked'?)" },
+	{ "status:bogus", "query: unknown status 'bogus' (one of: pending, "
+			  "questioned, reviewed, changes-requested, superseded, "
+			  "applied, nacked, reverted)" },
+	{ "tag:bogus", "query: unknown tag 'bogus' (one of: nack, ack, "
+		       "reviewed, tested, question, changes-requested, "
+		       "applied, revert)" },
 	{ "is:reply", "query: is: takes 'patch', not 'is:reply'" },
 	{ "f:@", "query: no address or domain in 'f:@'" },
 };
