@@ -38,6 +38,9 @@ enum patch_stage {
 /* What a git file header said, as spans of the text until it ends. */
 struct git_header {
 	struct span names; /* the rest of the "diff --git " line */
+	/* "b/X" alone on the next line: the mailer wrapped the names. */
+	struct span wrapped;
+	unsigned taken; /* header lines after "diff --git" */
 	struct span minus, plus;
 	struct span from, to; /* rename or copy */
 	struct span mode;     /* new mode of a mode change or a new file */
@@ -360,6 +363,9 @@ git_header_end(struct patch_state *ps)
 	} else if (from_minus) {
 		sa = is_dev_null(gh->minus) ? gh->plus : gh->minus;
 		sb = is_dev_null(gh->plus) ? gh->minus : gh->plus;
+	} else if (gh->wrapped.p != NULL) {
+		sa = gh->names;
+		sb = gh->wrapped;
 	} else
 		split_git_names(gh->names, &sa, &sb);
 	if ((a = name_dup(ps, sa)) == NULL || (b = name_dup(ps, sb)) == NULL)
@@ -391,6 +397,17 @@ git_header_take(struct patch_state *ps, const struct line *l)
 {
 	struct git_header *gh = &ps->gh;
 
+	/* "diff --git a/long/path" wrapped before its " b/long/path". */
+	while (gh->names.len > 0 && gh->names.p[gh->names.len - 1] == ' ')
+		gh->names.len--;
+	if (gh->taken++ == 0 && has_prefix(l, "b/") &&
+	    memchr(l->p, ' ', l->len) == NULL && gh->names.len > 2 &&
+	    memcmp(gh->names.p, "a/", 2) == 0 &&
+	    memchr(gh->names.p, ' ', gh->names.len) == NULL) {
+		gh->wrapped.p = l->p;
+		gh->wrapped.len = l->len;
+		return true;
+	}
 	if (has_prefix(l, "--- "))
 		gh->minus = header_name(rest_of(l, "--- "));
 	else if (has_prefix(l, "+++ "))

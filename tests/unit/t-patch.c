@@ -415,6 +415,13 @@ static const struct tricky trickies[] = {
 	    "--- linux-2.6.orig/drivers/x.c\n+++ linux-2.6/drivers/x.c\n"
 	    "@@ -10,3 +10,4 @@ int f(void)\n a\n+b\n c\n d\n",
 	    1, "drivers/x.c", "drivers/x.c", 0, 1, 0, "Index: linux-2.6" },
+	{ "a diff --git line the mailer wrapped",
+	    "diff --git a/drivers/net/x/main.c \nb/drivers/net/x/main.c\n"
+	    "index 65c2b9d2652b..0c93859f8184 100644\n"
+	    "--- a/drivers/net/x/main.c\n+++ b/drivers/net/x/main.c\n"
+	    "@@ -1,2 +1,2 @@\n-a\n+b\n c\n",
+	    1, "drivers/net/x/main.c", "drivers/net/x/main.c", 0, 1, 1,
+	    "diff --git" },
 	{ "CVS Index block keeps the path it names",
 	    "Index: bfd/elf.c\n=====\nRCS file: /cvs/src/bfd/elf.c,v\n"
 	    "diff -u -p -r1.1 elf.c\n--- bfd/elf.c\t17 Aug 2011\t1.1\n"
