@@ -594,6 +594,10 @@ ev_link(const struct mlq_hit *h, void *arg)
 	x->link = *h;
 	x->link.msgid = mlq_arena_strdup(e->a, h->msgid);
 	x->link.subject = mlq_arena_strdup(e->a, h->subject);
+	/* Only the id and subject are kept past the call. */
+	x->link.from_name = x->link.from_email = x->link.list = NULL;
+	x->link.sender_name = x->link.sender_email = NULL;
+	x->link.parent = x->link.date_raw = NULL;
 	return 0;
 }
 

@@ -60,6 +60,10 @@ on_sub(const struct mlq_hit *h, void *arg)
 	s->hit.from_name = mlq_arena_strdup(w->a, h->from_name);
 	s->hit.from_email = mlq_arena_strdup(w->a, h->from_email);
 	s->hit.list = h->list ? mlq_arena_strdup(w->a, h->list) : NULL;
+	s->hit.sender_name = h->sender_name ?
+	    mlq_arena_strdup(w->a, h->sender_name) : NULL;
+	s->hit.sender_email = h->sender_email ?
+	    mlq_arena_strdup(w->a, h->sender_email) : NULL;
 	s->hit.parent = NULL;
 	s->hit.date_raw = "";
 	if (s->hit.msgid == NULL || s->hit.subject == NULL ||

@@ -39,6 +39,8 @@ on_msg(const struct mlq_hit *h, void *arg)
 	n->hit.subject = dup(t, h->subject);
 	n->hit.from_name = dup(t, h->from_name);
 	n->hit.from_email = dup(t, h->from_email);
+	n->hit.sender_name = dup(t, h->sender_name);
+	n->hit.sender_email = dup(t, h->sender_email);
 	n->hit.list = dup(t, h->list);
 	n->hit.parent = dup(t, h->parent);
 	n->hit.date_raw = dup(t, h->date_raw);
