@@ -103,8 +103,7 @@ cat_one(struct mlq_store *st, int64_t id, bool raw, struct mlq_err *err)
 	mlq_buf_release(&b);
 	if (rc != MLQ_OK)
 		return rc;
-	/* The header From: who sent it, where not the author. */
-	from = m->sender.email != NULL ? &m->sender : &m->from;
+	from = &m->from; /* the header From: who posted it */
 	fputs("From: ", stdout);
 	if (*from->name) {
 		out_safe(stdout, from->name);

@@ -130,12 +130,19 @@ tree_submissions(const struct tree *t, int *out)
 	}
 }
 
+/* Who posted it: a series is one person's, whoever wrote each patch. */
+static const char *
+poster(const struct mlq_hit *h)
+{
+	return h->sender_email != NULL ? h->sender_email : h->from_email;
+}
+
 static bool
 same_series(const struct mlq_hit *c, const struct mlq_hit *p)
 {
 	return c->kind == 2 && c->version == p->version &&
-	    c->total == p->total && *c->from_email != '\0' &&
-	    strcasecmp(c->from_email, p->from_email) == 0;
+	    c->total == p->total && *poster(c) != '\0' &&
+	    strcasecmp(poster(c), poster(p)) == 0;
 }
 
 int

@@ -167,10 +167,19 @@ mlq__mailmap_apply(const struct mlq_mailmap *mm, struct mlq_msg *m)
 {
 	const char *name, *email;
 
-	if (mm == NULL ||
-	    !mlq_mailmap_lookup(mm, m->from.name, m->from.email, &name, &email))
+	if (mm == NULL)
 		return;
-	m->unmapped = m->from;
+	/* The author of a patch posted by someone else is a person too. */
+	if (m->author.email != NULL && mlq_mailmap_lookup(mm, m->author.name,
+					   m->author.email, &name, &email)) {
+		m->unmapped = m->author;
+		m->author.name = name;
+		m->author.email = email;
+	}
+	if (!mlq_mailmap_lookup(mm, m->from.name, m->from.email, &name, &email))
+		return;
+	if (m->author.email == NULL)
+		m->unmapped = m->from;
 	m->from.name = name;
 	m->from.email = email;
 }

@@ -265,11 +265,11 @@ struct mlq_msg {
 	const char *msgid;       /* without <>; synthetic if the mail had none */
 	bool msgid_synthetic;
 	const char *subject; /* decoded UTF-8 */
-	/* The author: the in-body From: where a patch's body starts with
-	 * one (as git am reads it), else the header From. */
+	/* The header From: who posted it. */
 	struct mlq_addr from;
-	/* The header From where it is not the author; else email NULL. */
-	struct mlq_addr sender;
+	/* The author where it is not who posted it: the in-body From: a
+	 * patch's body starts with, as git am reads it; else email NULL. */
+	struct mlq_addr author;
 	/* The author as written where [identity] mailmap gave another; else
 	 * email NULL. */
 	struct mlq_addr unmapped;
@@ -535,9 +535,9 @@ struct mlq_hit {
 	int64_t id;
 	const char *msgid;
 	const char *subject;
-	const char *from_name; /* the author */
+	const char *from_name; /* the author (an in-body From: first) */
 	const char *from_email;
-	/* Who sent it on, where not the author; NULL otherwise. */
+	/* Who posted it, where not the author; NULL otherwise. */
 	const char *sender_name, *sender_email;
 	const char *list; /* NULL when none */
 	bool date_ok;

@@ -888,7 +888,7 @@ synth_msgid(struct parse_state *ps, const char *raw, size_t len)
 /*
  * A patch whose body starts with in-body headers (git format-patch's
  * "From: Author" when someone else sends it, a stable backport's) is the
- * author's, as git am reads it; the header From becomes the sender.
+ * author's, as git am reads it; the header From stays who posted it.
  */
 static enum mlq_status
 parse_inbody_from(struct parse_state *ps)
@@ -925,9 +925,9 @@ parse_inbody_from(struct parse_state *ps)
 	if (strcmp(email, m->from.email) == 0 &&
 	    strcmp(name, m->from.name) == 0)
 		return MLQ_OK;
-	m->sender = m->from;
-	m->from.name = name;
-	m->from.email = email;
+	m->author.name = name;
+	m->author.email = email;
+	m->author.role = MLQ_ROLE_FROM;
 	return MLQ_OK;
 }
 

@@ -23,7 +23,8 @@
 	", " MLQ__FIRST_LIST(m ".id") ")"
 
 #define DMSG_COLS(p)                                                                              \
-	"m.id, m.msgid, m.subject, m.from_name, m.from_email, " LIST_OF("m",                      \
+	"m.id, m.msgid, m.subject, coalesce(m.author_name, m.from_name), "                        \
+	"coalesce(m.author_email, m.from_email), " LIST_OF("m",                                   \
 	    p) ", m.norm, m.date, m.kind, m.status, m.tags, m.version, m.idx, "                   \
 	       "m.total, m.parent IS NOT NULL AND m.kind = 0, m.kind > 0 AND NOT " SERIES_MEMBER( \
 		   "m")

@@ -13,11 +13,14 @@
 
 #include "store-int.h"
 
+/* The author first; who posted it where that is someone else. */
 #define HIT_MSG_COLS \
-	"m.id, m.msgid, m.subject, m.from_name, m.from_email, m.date, " \
+	"m.id, m.msgid, m.subject, coalesce(m.author_name, m.from_name), " \
+	"coalesce(m.author_email, m.from_email), m.date, " \
 	"m.kind, m.status, m.tags, m.parent, m.thread, m.version, m.idx, " \
-	"m.total, m.insertions, m.deletions, m.date_raw, m.sender_name, " \
-	"m.sender_email"
+	"m.total, m.insertions, m.deletions, m.date_raw, " \
+	"CASE WHEN m.author_email IS NOT NULL THEN m.from_name END, " \
+	"CASE WHEN m.author_email IS NOT NULL THEN m.from_email END"
 #define HIT_COLS \
 	"SELECT " HIT_MSG_COLS ", " MLQ__FIRST_LIST("m.id") " FROM msg m "
 #define HIT_ORDER " ORDER BY m.date IS NULL, m.date DESC, m.id DESC"

@@ -575,13 +575,16 @@ add_addrs(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	size_t i;
 
 	mlq_buf_reset(b);
-	addr_terms(b, &m->from, 'f');
-	/* --from finds a mail by the author's address before the mailmap. */
+	/* --from finds the author: who posted another's patch is named,
+	 * not its author. */
+	if (m->author.email != NULL) {
+		addr_terms(b, &m->author, 'f');
+		addr_terms(b, &m->from, 0);
+	} else
+		addr_terms(b, &m->from, 'f');
+	/* And the author's address before the mailmap. */
 	if (m->unmapped.email != NULL)
 		addr_terms(b, &m->unmapped, 'f');
-	/* Who sent on another's patch is named, not its author. */
-	if (m->sender.email != NULL)
-		addr_terms(b, &m->sender, 0);
 	for (i = 0; i < m->naddrs; i++)
 		addr_terms(b, &m->addrs[i],
 		    m->addrs[i].role == MLQ_ROLE_TO ? 't' :
@@ -766,8 +769,8 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	    "INSERT INTO msg(msgid, synthetic, thread, parent, subject, norm, "
 	    "from_name, from_email, date, date_raw, kind, is_reply, version, idx, "
 	    "total, prefix, revert_of, commit_id, patch_id, insertions, deletions, "
-	    "own_tags, tags, status, added, id, sketch, sender_name, "
-	    "sender_email) VALUES (?, ?, 0, ?, "
+	    "own_tags, tags, status, added, id, sketch, author_name, "
+	    "author_email) VALUES (?, ?, 0, ?, "
 	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
 	    "?, ?, ?)",
 	    err);
@@ -810,9 +813,9 @@ insert_msg(struct mlq_store *st, const struct mlq_msg *m, int64_t *id,
 	if (kind == 1 && m->is_patch && m->patch.diff_start < m->body_len)
 		bind_sketch(s, 26, m->body + m->patch.diff_start,
 		    m->body_len - m->patch.diff_start);
-	if (m->sender.email != NULL) {
-		mlq__store_bind_text(s, 27, m->sender.name);
-		mlq__store_bind_text(s, 28, m->sender.email);
+	if (m->author.email != NULL) {
+		mlq__store_bind_text(s, 27, m->author.name);
+		mlq__store_bind_text(s, 28, m->author.email);
 	}
 	if ((rc = mlq__store_step_done(st, s, err, "store message")) != MLQ_OK)
 		return rc;

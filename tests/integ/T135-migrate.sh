@@ -18,9 +18,9 @@ done >"$TMP/want"
 old=$TMP/old.db
 cat "$top_srcdir"/schema/00[1-5]-*.sql | sqlite3 "$old" || ok 1 "old schema"
 # Columns added after schema 005 that the copy has no place for: sketch
-# (016), sender_name and sender_email (018).
-cols=$(sqlite3 "$MLQ_DB" "SELECT group_concat(name, ', ') FROM pragma_table_info('msg') WHERE name NOT IN ('sketch', 'sender_name', 'sender_email')")
-mcols=$(sqlite3 "$MLQ_DB" "SELECT group_concat('m.' || name, ', ') FROM pragma_table_info('msg') WHERE name NOT IN ('sketch', 'sender_name', 'sender_email')")
+# (016), author_name and author_email (018).
+cols=$(sqlite3 "$MLQ_DB" "SELECT group_concat(name, ', ') FROM pragma_table_info('msg') WHERE name NOT IN ('sketch', 'author_name', 'author_email')")
+mcols=$(sqlite3 "$MLQ_DB" "SELECT group_concat('m.' || name, ', ') FROM pragma_table_info('msg') WHERE name NOT IN ('sketch', 'author_name', 'author_email')")
 sqlite3 "$old" "PRAGMA user_version = 5;
 ATTACH '$MLQ_DB' AS cur;
 ATTACH '$MLQ_DB-mail' AS curmail;

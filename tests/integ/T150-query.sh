@@ -111,7 +111,7 @@ is "$("$MLQ" search --format jsonl m:p1@umn.edu | jq -c .sender)" null \
 "$MLQ" search m:p4@kroah.example >"$TMP/line"
 is "$(cut -c32-73 "$TMP/line")" "Kangjie Lu <kjlu@umn.edu>  [PATCH 5.10 01/" \
     "text shows the author"
-sqlite3 "$MLQ_DB" "UPDATE msg SET sender_name = NULL, sender_email = NULL"
+sqlite3 "$MLQ_DB" "UPDATE msg SET author_name = NULL, author_email = NULL"
 "$MLQ" reindex >/dev/null 2>&1
 is "$(json)" '["kjlu@umn.edu","greg@kroah.example"]' "reindex derives them again"
 

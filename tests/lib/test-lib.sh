@@ -82,12 +82,12 @@ reads_back() {
 }
 
 # msg_as_015: SQL that puts table msg back as schemas before 016 had it
-# (no sketch, no sender), for tests that wind a database back to an older
+# (no sketch, no author), for tests that wind a database back to an older
 # version.
 msg_as_015() {
 	echo "ALTER TABLE msg DROP COLUMN sketch;
-	ALTER TABLE msg DROP COLUMN sender_name;
-	ALTER TABLE msg DROP COLUMN sender_email;"
+	ALTER TABLE msg DROP COLUMN author_name;
+	ALTER TABLE msg DROP COLUMN author_email;"
 }
 
 # ref_as_014: SQL that puts table ref back as schemas 002-014 had it (no
