@@ -46,12 +46,22 @@ struct cli_cmd {
 #define CMD_CAT_USAGE "[--raw] ID..."
 #define CMD_CAT_SUMMARY                                                        \
 	"print stored messages: headers and decoded text, or the raw bytes"
+#define CMD_AM_USAGE                                                           \
+	"[-o FILE] [--cover FILE] [-v N] [--no-trailers] [--partial] ID"
+#define CMD_AM_SUMMARY                                                         \
+	"a series ready for git am, with the trailers its replies gave"
+#define CMD_AM_DETAILS                                                         \
+	"From any patch, cover letter or reply: the newest version (or -v N),\n" \
+	"patches 1..N in order, the trailers of the replies to each patch and\n" \
+	"to the cover letter added as b4 am adds them.  -o FILE (default\n"   \
+	"stdout); --cover FILE writes the cover letter apart.\n"
 #define CMD_INGEST_HELPER "mlq-ingest"
 /* What every command that takes a message accepts. */
 #define CMD_ID_DETAILS                                                         \
 	"ID: Message-Id, <ID>, id:ID, m:ID or a lore URL (/LIST/ID/, /r/ID,\n" \
 	"  /all/ID)\n"
 
+extern const struct cli_cmd cmd_am;
 extern const struct cli_cmd cmd_cat;
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;

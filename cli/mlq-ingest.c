@@ -1,5 +1,5 @@
 /*
- * mlq-ingest: `mlq import`, `mlq reindex` and `mlq cat`, the commands
+ * mlq-ingest: import, reindex, cat and am, the commands
  * that parse mail.  mlq runs it in its own place (execv, same arguments),
  * so only these load libetpan and the libraries it brings (helper.c).
  */
@@ -8,6 +8,7 @@
 #include "cli.h"
 
 static const struct cli_cmd *const commands[] = {
+	&cmd_am,
 	&cmd_cat,
 	&cmd_import,
 	&cmd_reindex,

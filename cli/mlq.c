@@ -4,6 +4,14 @@
 #include "cli.h"
 
 /* Run by mlq-ingest, so that no other command loads libetpan. */
+static const struct cli_cmd am_helper = {
+	.name = "am",
+	.usage = CMD_AM_USAGE,
+	.summary = CMD_AM_SUMMARY,
+	.details = CMD_AM_DETAILS CMD_ID_DETAILS,
+	.helper = CMD_INGEST_HELPER,
+};
+
 static const struct cli_cmd cat_helper = {
 	.name = "cat",
 	.usage = CMD_CAT_USAGE,
@@ -28,6 +36,7 @@ static const struct cli_cmd reindex_helper = {
 
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
+	&am_helper,
 	&cat_helper,
 	&cmd_digest,
 	&import_helper,
