@@ -434,7 +434,7 @@ text_file(const struct mlq_patch_file *f, void *arg)
 	int *count = arg;
 
 	printf("%s", (*count)++ ? "          " : "files:    ");
-	out_safe_width(stdout, f->path, 56);
+	out_safe(stdout, f->path);
 	printf(" (+%d -%d)\n", f->insertions, f->deletions);
 	return 0;
 }
@@ -447,7 +447,8 @@ text_trailer(const struct mlq_trailer *t, void *arg)
 	fputs((const char *)arg, stdout);
 	out_safe(stdout, t->key);
 	fputs(": ", stdout);
-	out_safe_width(stdout, t->value, col < 70 ? 79 - col : 10);
+	/* Never cut: a trailer is copied from here. */
+	out_safe_wrap(stdout, t->value, col, 79, "", "");
 	fputc('\n', stdout);
 	return 0;
 }
@@ -506,7 +507,7 @@ text_reply_trailer(const struct mlq_trailer *t, void *arg)
 		if (d->lines[i] != NULL && strcmp(d->lines[i], line) == 0)
 			return 0;
 	fputs("      ", stdout);
-	out_safe_width(stdout, line, 73);
+	out_safe_wrap(stdout, line, 6, 79, "", "");
 	fputc('\n', stdout);
 	return 0;
 }
@@ -741,7 +742,7 @@ show_text(struct show *s, const struct tree *t, int self)
 			printf(", %d of %d", h->index, h->total);
 		if (cover != NULL && h->kind != 2) {
 			fputs(", cover <", stdout);
-			out_safe_width(stdout, cover, 44);
+			out_safe(stdout, cover);
 			fputc('>', stdout);
 		}
 		fputc('\n', stdout);

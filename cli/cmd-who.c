@@ -191,10 +191,10 @@ who_text(const struct who *w, const struct who_stats *o, const char *x,
 	bool first = true;
 
 	fputs("who:          ", stdout);
-	out_safe_width(stdout, x, 50);
+	out_safe(stdout, x);
 	if (since != NULL) {
 		fputs(" since ", stdout);
-		out_safe_width(stdout, since, 12);
+		out_safe(stdout, since);
 	}
 	printf("\nsubmissions:  %zu (%zu patches, %zu cover letters, "
 	       "%zu pull requests)\n",
