@@ -16,7 +16,7 @@ const struct cli_cmd cmd_search = {
 	.usage = "[--from X] [--addr X] [--subject TEXT] [--list NAME] "
 		 "[--file PATH] [--since DATE] [--until DATE] [--status S] "
 		 "[--tag T] [--patches] [--format text|json|jsonl|mbox|ids] "
-		 "[--limit N] [QUERY...]",
+		 "[--links] [--limit N] [QUERY...]",
 	.summary = "find messages by sender, address, list, file, date, status, tag or text",
 	.details =
 	    "QUERY is lore's: words AND; OR, NOT, -word, ( ), \"phrase\", word*;\n"
@@ -24,7 +24,8 @@ const struct cli_cmd cmd_search = {
 	    "patchid: status: tag: is:patch (doc/query.md).  A flag given twice\n"
 	    "means either value; different flags all hold.\n"
 	    "DATE: YYYY-MM-DD, YYYYMMDD, 7d, 2w, 3m, 1y, 2.weeks.ago, yesterday\n"
-	    "formats: text json jsonl mbox ids\n"
+	    "formats: text json jsonl mbox ids; --links ends a text line with\n"
+	    "  the message's URL where its list comes from a public-inbox\n"
 	    "statuses: pending questioned reviewed changes-requested superseded\n"
 		   "  applied nacked reverted\n"
 	    "tags: nack ack reviewed tested question changes-requested applied revert\n",
@@ -38,11 +39,50 @@ struct search_out {
 	struct mlq_store *st;
 	struct mlq_err err;
 	bool failed;
+	const struct mlq_conf *links; /* --links: the sources' web URLs */
 };
+
+/*
+ * The public-inbox URL of a message whose list came from an http(s)
+ * source: its URL, then the Message-Id escaped as public-inbox escapes
+ * it (all but RFC 3986's unreserved and sub-delims, ':' and '@').
+ */
+static bool
+print_link(const struct mlq_conf *c, const struct mlq_hit *h)
+{
+	static const char keep[] = "-._~!$&'()*+,;=:@";
+	const struct mlq_conf_source *src = NULL;
+	const unsigned char *p;
+	size_t i, n;
+
+	for (i = 0; c != NULL && h->list != NULL && i < c->nsources; i++)
+		if (c->sources[i].list != NULL &&
+		    strcmp(c->sources[i].list, h->list) == 0 &&
+		    (strncmp(c->sources[i].url, "http://", 7) == 0 ||
+			strncmp(c->sources[i].url, "https://", 8) == 0)) {
+			src = &c->sources[i];
+			break;
+		}
+	if (src == NULL)
+		return false;
+	n = strlen(src->url);
+	out_safe(stdout, src->url);
+	if (n == 0 || src->url[n - 1] != '/')
+		fputc('/', stdout);
+	for (p = (const unsigned char *)h->msgid; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr(keep, *p) != NULL)
+			fputc(*p, stdout);
+		else
+			printf("%%%02X", *p);
+	}
+	fputc('/', stdout);
+	return true;
+}
 
 /* One line: date, status, author, subject, Message-Id; nothing cut. */
 static void
-print_text(const struct mlq_hit *h)
+print_text(const struct mlq_hit *h, const struct mlq_conf *links)
 {
 	char date[32];
 
@@ -62,9 +102,13 @@ print_text(const struct mlq_hit *h)
 	}
 	fputs("  ", stdout);
 	out_safe(stdout, h->subject);
-	fputs("  <", stdout);
-	out_safe(stdout, h->msgid);
-	fputs(">\n", stdout);
+	fputs("  ", stdout);
+	if (links == NULL || !print_link(links, h)) {
+		fputc('<', stdout);
+		out_safe(stdout, h->msgid);
+		fputc('>', stdout);
+	}
+	fputc('\n', stdout);
 }
 
 static int
@@ -74,7 +118,7 @@ on_hit(const struct mlq_hit *h, void *arg)
 
 	switch (o->fmt) {
 	case OUT_TEXT:
-		print_text(h);
+		print_text(h, o->links);
 		break;
 	case OUT_JSON:
 		json_obj_begin(&o->j);
@@ -217,7 +261,7 @@ static int
 cmd_search_exec(struct cli *cli, int argc, char **argv)
 {
 	enum { O_FROM = 256, O_ADDR, O_SUBJECT, O_LIST, O_FILE, O_SINCE, O_UNTIL,
-		O_STATUS, O_TAG, O_PATCHES, O_FORMAT, O_LIMIT };
+		O_STATUS, O_TAG, O_PATCHES, O_FORMAT, O_LIMIT, O_LINKS };
 	static const struct option opts[] = {
 		{ "from", required_argument, NULL, O_FROM },
 		{ "addr", required_argument, NULL, O_ADDR },
@@ -231,6 +275,7 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 		{ "patches", no_argument, NULL, O_PATCHES },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "links", no_argument, NULL, O_LINKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Each flag's values, in the order given: repeats OR. */
@@ -275,6 +320,10 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 				    "search: unknown format '%s' (text, json, "
 				    "jsonl, mbox, ids)", optarg);
 			}
+			break;
+		case O_LINKS:
+			/* An empty config: ids as ever. */
+			o.links = cli->conf;
 			break;
 		case O_LIMIT:
 			if (!parse_limit(optarg, &q.limit)) {

@@ -77,6 +77,16 @@ is "$(paste -sd' ' "$TMP/order")" "<p1@umn.edu> <r1@kroah.example> <p2@cs.umn.ed
 is "$(paste -sd' ' "$TMP/order")" "<r1@kroah.example> <p2@cs.umn.edu>" \
     "--limit 2 with mbox: the newest two, oldest first"
 
+# --links: the public-inbox URL where the list comes from one.
+printf '[source "nfs"]\nurl = https://lore.kernel.org/linux-nfs/\nlist = linux-nfs\n' >"$MLQ_CONFIG"
+"$MLQ" search --links s:revert >"$TMP/line"
+is "$(sed 's/.*  //' "$TMP/line")" "https://lore.kernel.org/linux-nfs/p2@cs.umn.edu/" \
+    "--links: the message's lore URL"
+"$MLQ" search --links l:netdev >"$TMP/line"
+is "$(sed 's/.*  //' "$TMP/line")" "<p3@oracle.example>" \
+    "--links: the id where the list has no web source"
+: >"$MLQ_CONFIG"
+
 # A message by any name a maintainer pastes: <ID>, id:, m:, lore URLs.
 for arg in '<p1@umn.edu>' id:p1@umn.edu m:p1@umn.edu \
     https://lore.kernel.org/linux-nfs/p1@umn.edu/T/#u \
