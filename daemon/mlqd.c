@@ -32,6 +32,21 @@ static void __attribute__((noreturn)) mlqd_usage(bool help)
 {
 	fprintf(help ? stdout : stderr,
 	    "usage: mlqd [-c CONFIG] [--db PATH] [-f|--foreground] [--once] [-n] [-v...]\n");
+	if (help)
+		fputs("\nkeep the mlq database current: poll the configured "
+		      "sources, send the digest\n\n"
+		      "  -c, --config PATH  the config (default: $MLQ_CONFIG, "
+		      "else ~/.config/mlq/config)\n"
+		      "      --db PATH      the database (default: $MLQ_DB, "
+		      "else ~/.local/share/mlq/mlq.db)\n"
+		      "  -f, --foreground   stay in the foreground, log to "
+		      "stderr\n"
+		      "      --once         poll every source once, then exit\n"
+		      "  -n                 check the config and exit\n"
+		      "  -v, --verbose      log more (twice: debug)\n"
+		      "      --version      print the version\n"
+		      "  -h, --help         this help\n",
+		    stdout);
 	exit(help ? 0 : 2);
 }
 
@@ -198,6 +213,7 @@ main(int argc, char **argv)
 		{ "once", no_argument, NULL, 'O' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mlq_ingest_opts iopts;
@@ -235,6 +251,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			mlqd_usage(true);
+		case 'V':
+			printf("mlqd %s\n", PACKAGE_VERSION);
+			return 0;
 		default:
 			mlqd_usage(false);
 		}

@@ -31,6 +31,12 @@ is "$(grep -c -e '^statuses: pending' -e '^tags: nack' -e '^formats: text' "$TMP
 "$MLQ" show -h >"$TMP/h" 2>&1
 is "$?:$(sed -n 1p "$TMP/h")" "0:usage: mlq show [--format text|json] MSGID" "-h is --help"
 
+"$MLQD" --version >"$TMP/v" 2>&1
+is "$?:$(cut -d' ' -f1 "$TMP/v")" "0:mlqd" "mlqd --version"
+"$MLQD" --help >"$TMP/h" 2>&1
+is "$?:$(grep -c -e '^  -' -e '^      --' "$TMP/h")" "0:8" \
+    "mlqd --help describes every option, one line each"
+
 # Near misses: one line, exit 2, the nearest name; no abbreviations.
 : >"$MLQ_CONFIG"
 "$MLQ" import --list linux-nfs "$top_srcdir/tests/fixtures/mail/autumn.eml" >/dev/null
