@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "mlq-int.h"
 
@@ -77,7 +78,8 @@ static const struct conf_key conf_keys[] = {
 	{ SECT_SOURCE, "interval", CONF_DURATION, 1, WEEK, "5m",
 	    "how often to poll", S_(interval), 0, false },
 	{ SECT_SOURCE, "since", CONF_SINCE, 0, 0, "all",
-	    "where the first backfill starts", S_(since), 0, false },
+	    "where the first backfill starts (a remote server: 30 days back)",
+	    S_(since), 0, false },
 	{ SECT_SOURCE, "list", CONF_NAME, 0, 0, NULL,
 	    "list name stored with the mail (default: the source's name)",
 	    S_(list), 0, false },
@@ -605,23 +607,69 @@ conf_defaults(struct conf_build *bd, enum conf_sect sect, void *base,
 	return MLQ_OK;
 }
 
+/*
+ * Whether a source's server is someone else's: http(s) or imap(s) on a
+ * host other than this one's loopback.  Polite defaults apply to it.
+ */
+static bool
+conf_remote(const char *url)
+{
+	static const char *const local[] = { "localhost", "127.0.0.1", "[::1]" };
+	const char *h, *end, *at;
+	size_t i, n;
+
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0 &&
+	    strncmp(url, "imap://", 7) != 0 && strncmp(url, "imaps://", 8) != 0)
+		return false;
+	h = strstr(url, "://") + 3;
+	end = h + strcspn(h, "/?#");
+	if ((at = memchr(h, '@', (size_t)(end - h))) != NULL)
+		h = at + 1;
+	n = *h == '[' ? strcspn(h, "]") + 1 : strcspn(h, ":/?#");
+	if (h + n > end)
+		n = (size_t)(end - h);
+	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		if (strlen(local[i]) == n && strncasecmp(h, local[i], n) == 0)
+			return false;
+	return !(n > 4 && strncmp(h, "127.", 4) == 0);
+}
+
+/* The polling floor for a server that is not ours. */
+#define REMOTE_MIN_INTERVAL 60
+/* Where a remote source's first backfill starts when 'since' is unset. */
+#define REMOTE_DEFAULT_DAYS 30
+
 /* Keys the section must have, checked when it ends. */
 static enum mlq_status
 conf_section_end(struct conf_build *bd, const char *file, struct mlq_err *err)
 {
 	struct mlq_conf_source *src;
 	struct mlq__conf_item it;
+	size_t i;
 
 	if (bd->base == NULL || bd->sect != SECT_SOURCE)
 		return MLQ_OK;
 	src = bd->base;
-	if (src->url == NULL) {
-		it = (struct mlq__conf_item){ file, bd->line, "source",
-			src->name, NULL, NULL };
+	it = (struct mlq__conf_item){ file, bd->line, "source", src->name, NULL,
+		NULL };
+	if (src->url == NULL)
 		return conf_fail(err, &it, "missing key 'url'");
-	}
 	if (src->list == NULL)
 		src->list = src->name;
+	if (!conf_remote(src->url))
+		return MLQ_OK;
+	/* lore asks its users not to hammer it, nor to pull whole archives
+	 * over its search: a public-inbox mirror is for that. */
+	if (src->interval < REMOTE_MIN_INTERVAL)
+		return conf_fail(err, &it,
+		    "interval: at least 1m for a server that is not this host's");
+	for (i = 0; i < CONF_NKEYS; i++)
+		if (conf_keys[i].sect == SECT_SOURCE &&
+		    strcmp(conf_keys[i].key, "since") == 0)
+			break;
+	if (i < CONF_NKEYS && !(bd->seen & (UINT64_C(1) << i)))
+		src->since = (int64_t)time(NULL) -
+		    (int64_t)REMOTE_DEFAULT_DAYS * 86400;
 	return MLQ_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mlq.h"
@@ -67,7 +68,10 @@ test_example(void)
 	is_str(c->sources[0].url, "https://lore.kernel.org/lkml/",
 	    "trailing comment stripped from the url");
 	is_int(c->sources[0].interval, 300, "5m is 300 s");
-	is_int(c->sources[0].since, 0, "since defaults to all");
+	/* A remote server: the first backfill goes 30 days back. */
+	ok(c->sources[0].since >= (int64_t)time(NULL) - 30 * 86400 - 60 &&
+		c->sources[0].since <= (int64_t)time(NULL) - 30 * 86400,
+	    "a remote source's since defaults to 30 days back");
 	is_str(c->sources[0].list, "lkml", "list defaults to the name");
 	is_int(c->sources[0].line, 4, "section line kept");
 	is_int(c->digest.schedule.kind, MLQ_SCHED_WEEKLY, "weekly");
@@ -161,6 +165,15 @@ test_errors(void)
 		   "[source \"lkml\"]\nurl = https://x/\ninterval = 5x\n"),
 	    "config:3: [source \"lkml\"]: interval: '5x' is not a duration (such as 30s, 5m, 1h, 1d)",
 	    "bad duration");
+	is_str(conf_error("[source \"l\"]\nurl = https://lore.kernel.org/l/\n"
+			  "interval = 30s\n"),
+	    "config:1: [source \"l\"]: interval: at least 1m for a server that "
+	    "is not this host's",
+	    "a remote server is polled once a minute at most");
+	is_str(conf_error("[source \"l\"]\nurl = http://127.0.0.1:8080/l/\n"
+			  "interval = 1s\n[source \"m\"]\nurl = imap://u@[::1]/x\n"
+			  "interval = 1s\n"),
+	    "", "this host's own servers (tests) take any interval");
 	is_str(conf_error("[source \"l\"]\nurl = https://x/\ninterval = 0s\n"),
 	    "config:3: [source \"l\"]: interval: '0s' is out of range 1s..1w",
 	    "duration out of range");
