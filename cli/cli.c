@@ -337,8 +337,18 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 		argc = optind + n;
 	}
 	mlq_err_clear(&err);
-	if (mlq_conf_load(cli.config_path, &cli.conf, &err) != MLQ_OK)
-		return cli_fail(&err);
+	if (mlq_conf_load(cli.config_path, &cli.conf, &err) != MLQ_OK) {
+		struct mlq_err err2;
+
+		mlq_err_clear(&err2);
+		if (cmd->conf_needs == NULL || err.status == MLQ_EIO ||
+		    err.status == MLQ_ENOMEM ||
+		    mlq_conf_load_only(cli.config_path, cmd->conf_needs,
+			&cli.conf, &err2) != MLQ_OK)
+			return cli_fail(&err);
+		fprintf(stderr, "mlq: warning: %s (%s does not need it)\n",
+		    err.msg, cmd->name);
+	}
 	if (mlq_conf_db_path(cli.conf, cli.db_path, &db, &err) != MLQ_OK) {
 		mlq_conf_free(cli.conf);
 		return cli_fail(&err);

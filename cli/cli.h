@@ -31,6 +31,9 @@ struct cli_cmd {
 	int (*exec)(struct cli *cli, int argc, char **argv);
 	const char *helper; /* the program that runs it, if not this one */
 	const char *details; /* more for `mlq help CMD`: values, examples */
+	/* The config sections it reads ("database identity"); NULL: all.
+	 * A broken section it does not read is a warning, not an error. */
+	const char *conf_needs;
 };
 
 /*

@@ -29,6 +29,7 @@ const struct cli_cmd cmd_am = {
 	.details = CMD_AM_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_am_exec,
+	.conf_needs = "database identity",
 };
 
 /* One trailer line to add: "Key: value". */

@@ -20,6 +20,7 @@ const struct cli_cmd cmd_cat = {
 	.details = CMD_ID_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_cat_exec,
+	.conf_needs = "database identity",
 };
 
 static int

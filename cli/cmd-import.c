@@ -18,6 +18,7 @@ const struct cli_cmd cmd_import = {
 	.summary = CMD_IMPORT_SUMMARY,
 	.flags = CLI_DB_BULK,
 	.exec = cmd_import_exec,
+	.conf_needs = "database identity",
 };
 
 struct import_run {

@@ -14,6 +14,7 @@ const struct cli_cmd cmd_lists = {
 	.summary = "each list with its message count and newest date",
 	.flags = CLI_DB_READ,
 	.exec = cmd_lists_exec,
+	.conf_needs = "database identity",
 };
 
 static int

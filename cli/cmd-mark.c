@@ -28,6 +28,7 @@ const struct cli_cmd cmd_mark = {
 		   CMD_ID_DETAILS,
 	.flags = CLI_DB_WRITE,
 	.exec = cmd_mark_exec,
+	.conf_needs = "database identity",
 };
 
 /* At most a status and each tag once. */

@@ -16,6 +16,7 @@ const struct cli_cmd cmd_reindex = {
 	.summary = CMD_REINDEX_SUMMARY,
 	.flags = CLI_DB_NONE, /* mlq_reindex opens and replaces the file */
 	.exec = cmd_reindex_exec,
+	.conf_needs = "database identity",
 };
 
 static double

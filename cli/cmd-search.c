@@ -31,6 +31,7 @@ const struct cli_cmd cmd_search = {
 	    "tags: nack ack reviewed tested question changes-requested applied revert\n",
 	.flags = CLI_DB_READ,
 	.exec = cmd_search_exec,
+	.conf_needs = "database identity",
 };
 
 struct search_out {

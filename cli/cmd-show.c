@@ -19,6 +19,7 @@ const struct cli_cmd cmd_show = {
 	.details = CMD_ID_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_show_exec,
+	.conf_needs = "database identity",
 };
 
 struct show {

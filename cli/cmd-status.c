@@ -17,6 +17,7 @@ const struct cli_cmd cmd_status = {
 	.summary = "database size, message, patch and thread counts, daemon state",
 	.flags = CLI_DB_READ,
 	.exec = cmd_status_exec,
+	.conf_needs = "database identity daemon",
 };
 
 /*

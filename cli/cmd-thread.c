@@ -17,6 +17,7 @@ const struct cli_cmd cmd_thread = {
 	.details = CMD_ID_DETAILS,
 	.flags = CLI_DB_READ,
 	.exec = cmd_thread_exec,
+	.conf_needs = "database identity",
 };
 
 /* A ghost is worth showing only when a stored message answers it. */

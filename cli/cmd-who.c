@@ -18,6 +18,7 @@ const struct cli_cmd cmd_who = {
 	.summary = "the track record of a sender or a whole domain",
 	.flags = CLI_DB_READ,
 	.exec = cmd_who_exec,
+	.conf_needs = "database identity",
 };
 
 /* The most recent submissions listed (--limit). */

@@ -372,8 +372,51 @@ mlq_conf_load_buf(const char *name, const char *text, size_t len,
 	return MLQ_OK;
 }
 
+/*
+ * Blanks the lines of every section not named in only (space-separated
+ * names), keeping the line numbers errors give.
+ */
+static void
+conf_keep_sections(struct mlq_buf *text, const char *only)
+{
+	char *p = text->data, *end = text->data + text->len, *eol, *q;
+	size_t n, k;
+	bool keep = true;
+	const char *w;
+
+	for (; p < end; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		for (q = p; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q < eol && *q == '[') {
+			q++;
+			n = strcspn(q, " \t]\"\n");
+			keep = false;
+			for (w = only; *w != '\0'; w += k + (w[k] == ' ')) {
+				k = strcspn(w, " ");
+				if (k == n && strncmp(w, q, n) == 0)
+					keep = true;
+				if (k == 0)
+					break;
+			}
+		}
+		if (!keep)
+			memset(p, ' ', (size_t)(eol - p));
+		if (eol == end)
+			break;
+	}
+}
+
 enum mlq_status
 mlq_conf_load(const char *path, struct mlq_conf **out, struct mlq_err *err)
+{
+	return mlq_conf_load_only(path, NULL, out, err);
+}
+
+enum mlq_status
+mlq_conf_load_only(const char *path, const char *only, struct mlq_conf **out,
+    struct mlq_err *err)
 {
 	struct mlq_buf name, text;
 	struct mlq_conf *c;
@@ -415,6 +458,8 @@ mlq_conf_load(const char *path, struct mlq_conf **out, struct mlq_err *err)
 	}
 	st = conf_slurp(path, fd, &text, err);
 	close(fd);
+	if (st == MLQ_OK && only != NULL)
+		conf_keep_sections(&text, only);
 	if (st == MLQ_OK)
 		st = mlq_conf_load_buf(path, text.data, text.len, out, err);
 out:

@@ -862,6 +862,10 @@ struct mlq_conf {
  */
 enum mlq_status mlq_conf_load(const char *path, struct mlq_conf **out,
     struct mlq_err *err);
+/* The same, reading only the sections only names ("database identity"):
+ * a command that needs no [digest] is not stopped by a broken one. */
+enum mlq_status mlq_conf_load_only(const char *path, const char *only,
+    struct mlq_conf **out, struct mlq_err *err);
 /* The same from memory; 'name' prefixes error messages ("config"). */
 enum mlq_status mlq_conf_load_buf(const char *name, const char *text,
     size_t len, struct mlq_conf **out, struct mlq_err *err);

@@ -1,0 +1,38 @@
+#!/bin/sh
+# A command reads only the config sections it needs: a broken [digest]
+# or [source] is one warning for search and show, still an error for
+# digest and mlqd -n; the shipped example passes mlqd -n as it is.
+. "$top_srcdir/tests/lib/test-lib.sh"
+
+cp "$top_srcdir/contrib/mlq.conf.example" "$TMP/example.conf"
+"$MLQD" -n -c "$TMP/example.conf" >"$TMP/out" 2>&1
+is "$?:$(cat "$TMP/out")" "0:configuration OK" "the example config passes mlqd -n"
+
+"$MLQ" import "$top_srcdir/contrib/sample/northfield.mbox" >/dev/null
+printf '[digest]\nbogus = 1\n[source "x"]\nurl = https://lore.kernel.org/x/\n' \
+    >"$MLQ_CONFIG"
+"$MLQ" search --format ids --patches f:northfield.edu s:gizmo >"$TMP/out" 2>"$TMP/err"
+is "$?:$(cat "$TMP/out"):$(cat "$TMP/err")" \
+    "0:20201214160000.2002-1-hpritch@cs.northfield.edu:mlq: warning: $MLQ_CONFIG:2: [digest]: unknown key 'bogus' (search does not need it)" \
+    "search answers under a broken [digest], with one warning"
+"$MLQ" show 20201214160000.2002-1-hpritch@cs.northfield.edu >/dev/null 2>"$TMP/err"
+is "$?:$(wc -l <"$TMP/err" | tr -d ' ')" "0:1" "so does show"
+"$MLQ" digest >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "2:mlq: $MLQ_CONFIG:2: [digest]: unknown key 'bogus'" \
+    "digest, which reads it, stops"
+"$MLQD" -n >/dev/null 2>&1
+is "$?" 2 "mlqd -n refuses it"
+printf '[database]\nbogus = 1\n' >"$MLQ_CONFIG"
+"$MLQ" search x >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "2:mlq: $MLQ_CONFIG:2: [database]: unknown key 'bogus'" \
+    "a broken section search does need stops it"
+
+# A server that is not this host's: once a minute at most.
+printf '[source "lkml"]\nurl = https://lore.kernel.org/lkml/\ninterval = 1s\n' \
+    >"$MLQ_CONFIG"
+"$MLQD" -n >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" \
+    "2:mlqd: $MLQ_CONFIG:1: [source \"lkml\"]: interval: at least 1m for a server that is not this host's" \
+    "interval = 1s for lore is refused"
+
+test_done
