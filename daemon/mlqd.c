@@ -50,6 +50,29 @@ static void __attribute__((noreturn)) mlqd_usage(bool help)
 	exit(help ? 0 : 2);
 }
 
+/*
+ * The digest as a whole: a schedule needs recipients, a sender and an
+ * SMTP server to mail through.  Each gap is one line; the count.
+ */
+static int
+mlqd_check_digest(const struct mlq_conf *c)
+{
+	const struct mlq_conf_digest *g = &c->digest;
+	const char *path = c->path != NULL ? c->path : "config";
+	int n = 0;
+
+	if (g->schedule.kind == MLQ_SCHED_NONE)
+		return 0;
+	if (g->nto == 0 && ++n)
+		mlq_warnx("%s: [digest]: a schedule but no 'to'", path);
+	if (g->smtp == NULL && ++n)
+		mlq_warnx("%s: [digest]: a schedule but no 'smtp' to send it "
+			  "through", path);
+	if (g->from == NULL && ++n)
+		mlq_warnx("%s: [digest]: a schedule but no 'from'", path);
+	return n;
+}
+
 /* An absolute form of path (the daemon chdirs to /); caller frees. */
 static char *
 mlqd_abspath(const char *path)
@@ -267,10 +290,21 @@ main(int argc, char **argv)
 		return err.status == MLQ_EIO || err.status == MLQ_ENOMEM ? 3
 									 : 2;
 	}
+	if (mlqd_check_digest(d.conf) != 0 && check) {
+		mlq_conf_free(d.conf);
+		return 2;
+	}
 	if (check) {
 		printf("configuration OK\n");
 		mlq_conf_free(d.conf);
 		return 0;
+	}
+	if (d.conf->nsources == 0 &&
+	    d.conf->digest.schedule.kind == MLQ_SCHED_NONE) {
+		mlq_warnx("nothing to do: no [source] and no digest schedule in %s",
+		    d.conf->path != NULL ? d.conf->path : "the config");
+		mlq_conf_free(d.conf);
+		return 2;
 	}
 	if (d.conf_path != NULL)
 		d.conf_path = conf_abs = mlqd_abspath(d.conf_path);

@@ -35,4 +35,15 @@ is "$?:$(cat "$TMP/err")" \
     "2:mlqd: $MLQ_CONFIG:1: [source \"lkml\"]: interval: at least 1m for a server that is not this host's" \
     "interval = 1s for lore is refused"
 
+# The digest as a whole, and a daemon with nothing to do.
+printf '[digest]\nschedule = weekly mon 08:00\nto = a@example.org\n' >"$MLQ_CONFIG"
+"$MLQD" -n >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "2:mlqd: $MLQ_CONFIG: [digest]: a schedule but no 'smtp' to send it through
+mlqd: $MLQ_CONFIG: [digest]: a schedule but no 'from'" \
+    "mlqd -n names every gap of the digest, not 'configuration OK'"
+: >"$MLQ_CONFIG"
+"$MLQD" -f --once >/dev/null 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "2:mlqd: nothing to do: no [source] and no digest schedule in $MLQ_CONFIG" \
+    "mlqd with nothing to do says so and exits 2"
+
 test_done

@@ -27,7 +27,7 @@ wait_for 20 has_id question/rds+1@example.net
 ok $? "first poll stores the inbox"
 is "$("$MLQ" -c /dev/null status | sed -n 's/^daemon: *//p')" "running (pid $MLQD_PID)" \
     "mlq status sees the daemon through its pid file"
-"$MLQD" --once >"$TMP/second.out" 2>&1
+"$MLQD" -c "$CONF" --once >"$TMP/second.out" 2>&1
 is "$?" 3 "a second mlqd on the same database is refused (exit 3)"
 grep -q "another mlqd holds it" "$TMP/second.out"; ok $? "and says why"
 
