@@ -872,19 +872,21 @@ main(void)
 	const char *shared;
 	struct mlq_buf b;
 
-	test_likeness();
-	if ((shared = tap_shared_dir()) == NULL) {
-		plan_skip_all("../shared (seeds and corpus) is missing");
-		return 0;
-	}
 	mlq_buf_init(&b);
+	test_likeness();
 	test_tricky();
 	test_limit();
-	test_seeds(shared, &b);
-	test_seed_002(shared, &b);
-	test_patch_id(shared, &b);
-	test_patchwork(shared, &b);
-	test_corpus(shared, &b);
+	/* The rest reads real mail: skipped, and said so, without it. */
+	if ((shared = tap_shared_dir()) == NULL)
+		printf("# ../shared (seeds and corpus) is missing: its cases "
+		       "are skipped\n");
+	else {
+		test_seeds(shared, &b);
+		test_seed_002(shared, &b);
+		test_patch_id(shared, &b);
+		test_patchwork(shared, &b);
+		test_corpus(shared, &b);
+	}
 	mlq_buf_release(&b);
 	mlq_arena_free(arena);
 	return done_testing();
