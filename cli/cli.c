@@ -117,6 +117,21 @@ cmd_help(const struct cli_cmd *cmd)
 	return 0;
 }
 
+const struct option *
+cli_long_option(const struct option *opts, const char *arg)
+{
+	size_t len;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	len = strcspn(arg + 2, "=");
+	for (; opts->name != NULL; opts++)
+		if (strlen(opts->name) == len &&
+		    strncmp(opts->name, arg + 2, len) == 0)
+			return opts;
+	return NULL;
+}
+
 int
 cli_check_options(const struct cli_cmd *cmd, int argc, char *const *argv,
     const struct option *opts)
@@ -130,13 +145,9 @@ cli_check_options(const struct cli_cmd *cmd, int argc, char *const *argv,
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strncmp(argv[i], "--", 2) != 0)
 			continue;
-		len = strcspn(argv[i] + 2, "=");
-		for (k = 0; opts[k].name != NULL; k++)
-			if (strlen(opts[k].name) == len &&
-			    strncmp(opts[k].name, argv[i] + 2, len) == 0)
-				break;
-		if (opts[k].name != NULL)
+		if (cli_long_option(opts, argv[i]) != NULL)
 			continue;
+		len = strcspn(argv[i] + 2, "=");
 		{
 			char word[64];
 

@@ -103,6 +103,9 @@ int cli_msgid(const char *cmd, const char *arg, struct mlq_buf *b);
 struct option;
 int cli_check_options(const struct cli_cmd *cmd, int argc, char *const *argv,
     const struct option *opts);
+/* The long option arg ("--name" or "--name=value") names exactly; NULL. */
+const struct option *cli_long_option(const struct option *opts,
+    const char *arg);
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -128,6 +131,13 @@ bool out_format_parse(const char *s, unsigned allowed, enum out_format *f);
 #define OUT_ALLOW(f) (1u << (f))
 
 /* Mail text to a terminal or pipe, control characters made visible. */
+/*
+ * Text as an mbox carries it (mboxrd: a line matching ^>*From  gains one
+ * '>'), every line ended, the last one too.
+ */
+void out_mbox_text(FILE *f, const char *p, size_t n);
+/* Text line by line, each made safe as out_safe makes it. */
+void out_safe_lines(FILE *f, const char *p, size_t n);
 void out_safe(FILE *f, const char *s);
 /* Like out_safe, cut to at most width columns (counting code points). */
 void out_safe_width(FILE *f, const char *s, int width);

@@ -105,19 +105,12 @@ pick_version(struct am *m, const struct mlq_hit *h, int want, char *none,
 	return best->msgid;
 }
 
-/* Who posted it: a series is one person's, whoever wrote each patch. */
-static const char *
-poster(const struct mlq_hit *h)
-{
-	return h->sender_email != NULL ? h->sender_email : h->from_email;
-}
-
 /* Another patch of the same posting: i/N of one poster's vN. */
 static bool
 same_posting(const struct mlq_hit *a, const struct mlq_hit *b)
 {
 	return a->version == b->version && a->total == b->total &&
-	    a->thread == b->thread && strcasecmp(poster(a), poster(b)) == 0;
+	    a->thread == b->thread && strcasecmp(tree_poster(a), tree_poster(b)) == 0;
 }
 
 static int
@@ -251,35 +244,12 @@ trailer_line(const char *p, size_t n, size_t *klen)
 	    !(*klen == 5 && strncasecmp(p + k, "email", 5) == 0);
 }
 
-/* mboxrd: a line matching ^>*From  gains a '>'. */
-static void
-put_line(FILE *f, const char *p, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && p[i] == '>')
-		i++;
-	if (n - i >= 5 && memcmp(p + i, "From ", 5) == 0)
-		fputc('>', f);
-	fwrite(p, 1, n, f);
-	fputc('\n', f);
-}
-
+/* Lines as an mbox carries them; nothing for none. */
 static void
 put_text(FILE *f, const char *p, size_t n)
 {
-	const char *eol;
-	size_t k;
-
-	while (n > 0) {
-		eol = memchr(p, '\n', n);
-		k = eol ? (size_t)(eol - p) : n;
-		put_line(f, p, k);
-		if (eol == NULL)
-			break;
-		n -= k + 1;
-		p = eol + 1;
-	}
+	if (n > 0)
+		out_mbox_text(f, p, n);
 }
 
 /* The first line of s[0, n) that starts with prefix; NULL if none. */
@@ -354,7 +324,7 @@ put_body(FILE *f, struct am *m, const char *body, size_t len,
 			}
 			trailer_add(&all, key, val);
 		} else {
-			put_line(f, p, (size_t)(eol - p));
+			out_mbox_text(f, p, (size_t)(eol - p));
 			nother++;
 		}
 		if (eol == body + mlen)
@@ -366,7 +336,7 @@ put_body(FILE *f, struct am *m, const char *body, size_t len,
 		fputc('\n', f);
 	for (i = 0; i < all.n; i++) {
 		fprintf(f, "%s: ", all.v[i].key);
-		put_line(f, all.v[i].value, strlen(all.v[i].value));
+		out_mbox_text(f, all.v[i].value, strlen(all.v[i].value));
 	}
 	if (base != NULL) {
 		if (all.n == 0)

@@ -30,31 +30,6 @@ keep_id(const struct mlq_hit *h, void *arg)
 	return 1;
 }
 
-/* Text, line by line, each line made safe (mlq_text_escape turns a LF
- * into \x0a). */
-static void
-safe_lines(const char *s, size_t n)
-{
-	const char *eol;
-
-	while (n > 0) {
-		eol = memchr(s, '\n', n);
-		size_t k = eol ? (size_t)(eol - s) : n;
-		struct mlq_buf b;
-
-		mlq_buf_init(&b);
-		mlq_text_escape(&b, s, k);
-		if (b.len > 0)
-			fwrite(b.data, 1, b.len, stdout);
-		fputc('\n', stdout);
-		mlq_buf_release(&b);
-		if (eol == NULL)
-			break;
-		n -= k + 1;
-		s = eol + 1;
-	}
-}
-
 static void
 addr_header(const char *name, const struct mlq_msg *m, enum mlq_addr_role r)
 {
@@ -121,7 +96,7 @@ cat_one(struct mlq_store *st, int64_t id, bool raw, struct mlq_err *err)
 	fputs("\nMessage-Id: <", stdout);
 	out_safe(stdout, m->msgid);
 	fputs(">\n\n", stdout);
-	safe_lines(m->body, m->body_len);
+	out_safe_lines(stdout, m->body, m->body_len);
 	mlq_msg_free(m);
 	return MLQ_OK;
 }

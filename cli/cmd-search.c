@@ -224,10 +224,9 @@ static int
 options_first(int argc, char **argv, const struct option *opts, char **out)
 {
 	static char dashdash[] = "--";
-	int i, n = 0, nq = 0, k;
+	const struct option *o;
+	int i, n = 0, nq = 0;
 	char **query = out + argc + 1;
-	const char *eq;
-	size_t len;
 
 	out[n++] = argv[0];
 	for (i = 1; i < argc; i++) {
@@ -241,14 +240,9 @@ options_first(int argc, char **argv, const struct option *opts, char **out)
 			continue;
 		}
 		out[n++] = argv[i];
-		eq = strchr(argv[i], '=');
-		len = eq ? (size_t)(eq - argv[i] - 2) : strlen(argv[i] + 2);
-		for (k = 0; opts[k].name != NULL; k++)
-			if (strlen(opts[k].name) == len &&
-			    strncmp(opts[k].name, argv[i] + 2, len) == 0)
-				break;
-		if (opts[k].name != NULL && opts[k].has_arg == required_argument &&
-		    eq == NULL && i + 1 < argc)
+		o = cli_long_option(opts, argv[i]);
+		if (o != NULL && o->has_arg == required_argument &&
+		    strchr(argv[i], '=') == NULL && i + 1 < argc)
 			out[n++] = argv[++i];
 	}
 	out[n++] = dashdash;

@@ -56,6 +56,31 @@ out_safe_width(FILE *f, const char *s, int width)
 }
 
 void
+out_safe_lines(FILE *f, const char *p, size_t n)
+{
+	const char *eol;
+	struct mlq_buf b;
+	size_t k;
+
+	mlq_buf_init(&b);
+	while (n > 0) {
+		eol = memchr(p, '\n', n);
+		k = eol ? (size_t)(eol - p) : n;
+		mlq_buf_reset(&b);
+		/* mlq_text_escape shows a LF as \x0a: one line at a time. */
+		mlq_text_escape(&b, p, k);
+		if (b.len > 0)
+			fwrite(b.data, 1, b.len, f);
+		fputc('\n', f);
+		if (eol == NULL)
+			break;
+		n -= k + 1;
+		p = eol + 1;
+	}
+	mlq_buf_release(&b);
+}
+
+void
 out_safe_wrap(FILE *f, const char *s, int col, int width, const char *open,
     const char *close)
 {
@@ -297,9 +322,8 @@ out_hit_fields(struct out_json *j, const struct mlq_hit *h)
 	json_arr_end(j);
 }
 
-/* mboxrd: a body line matching ^>*From  gains one '>'. */
-static void
-mbox_body(FILE *f, const char *p, size_t n)
+void
+out_mbox_text(FILE *f, const char *p, size_t n)
 {
 	const char *end = p + n, *eol, *q;
 
@@ -338,7 +362,7 @@ out_mbox(FILE *f, struct mlq_store *st, const struct mlq_hit *h,
 			strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
 	}
 	fprintf(f, "From mlq@z %s\n", date);
-	mbox_body(f, raw.data, raw.len);
+	out_mbox_text(f, raw.data, raw.len);
 	fputc('\n', f);
 	mlq_buf_release(&raw);
 	return MLQ_OK;

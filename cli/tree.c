@@ -130,9 +130,8 @@ tree_submissions(const struct tree *t, int *out)
 	}
 }
 
-/* Who posted it: a series is one person's, whoever wrote each patch. */
-static const char *
-poster(const struct mlq_hit *h)
+const char *
+tree_poster(const struct mlq_hit *h)
 {
 	return h->sender_email != NULL ? h->sender_email : h->from_email;
 }
@@ -141,8 +140,8 @@ static bool
 same_series(const struct mlq_hit *c, const struct mlq_hit *p)
 {
 	return c->kind == 2 && c->version == p->version &&
-	    c->total == p->total && *poster(c) != '\0' &&
-	    strcasecmp(poster(c), poster(p)) == 0;
+	    c->total == p->total && *tree_poster(c) != '\0' &&
+	    strcasecmp(tree_poster(c), tree_poster(p)) == 0;
 }
 
 int

@@ -29,6 +29,9 @@ void tree_release(struct tree *t);
  */
 enum mlq_status tree_load_msgid(struct mlq_store *st, const char *msgid,
     bool series, struct tree *t, int *self, struct mlq_err *err);
+/* Who posted h (its sender where that is not the author): a series is
+ * one person's, whoever wrote each patch. */
+const char *tree_poster(const struct mlq_hit *h);
 /* Whether node i descends from node anc. */
 bool tree_descends(const struct tree *t, size_t i, size_t anc);
 /* The node of a Message-Id; -1 if absent. */

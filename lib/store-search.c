@@ -260,15 +260,20 @@ fts_expr(struct mlq_buf *b, const struct mlq_qnode *n)
 	}
 }
 
-/* '%', '_' and '\' of a LIKE pattern's literal part. */
+/* Binds s as a LIKE pattern's literal part: '%', '_' and '\' escaped. */
 static void
-like_escaped(struct mlq_buf *b, const char *s)
+bind_like(struct binds *b, const char *s)
 {
+	struct mlq_buf t;
+
+	mlq_buf_init(&t);
 	for (; *s != '\0'; s++) {
 		if (*s == '%' || *s == '_' || *s == '\\')
-			mlq_buf_addch(b, '\\');
-		mlq_buf_addch(b, *s);
+			mlq_buf_addch(&t, '\\');
+		mlq_buf_addch(&t, *s);
 	}
+	bind_own(b, &t);
+	mlq_buf_release(&t);
 }
 
 /*
@@ -314,10 +319,7 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 		break;
 	case MLQ_QF_SUBSTR:
 		mlq_buf_addstr(sql, "m.subject LIKE '%' || ? || '%' ESCAPE '\\'");
-		mlq_buf_init(&t);
-		like_escaped(&t, n->s);
-		bind_own(b, &t);
-		mlq_buf_release(&t);
+		bind_like(b, n->s);
 		break;
 	case MLQ_QF_FROM:
 	case MLQ_QF_ADDR:
@@ -334,10 +336,7 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 		    "' ' || lower(replace(replace(replace(m.from_name, ',', ' '), "
 		    "'.', ' '), '\"', ' ')) || ' ' LIKE '% ' || ? || ' %' "
 		    "ESCAPE '\\'");
-		mlq_buf_init(&t);
-		like_escaped(&t, n->s);
-		bind_own(b, &t);
-		mlq_buf_release(&t);
+		bind_like(b, n->s);
 		break;
 	case MLQ_QF_LIST:
 		/* The name, or the List-Id it came from: a list is named
@@ -369,12 +368,9 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 					    " OR path LIKE ? || '/%' ESCAPE '\\'"
 					    " OR path LIKE '%/' || ? || '/%' "
 					    "ESCAPE '\\'");
-			mlq_buf_init(&t);
-			like_escaped(&t, n->s);
-			bind_own(b, &t);
-			bind_own(b, &t);
-			bind_own(b, &t);
-			mlq_buf_release(&t);
+			bind_like(b, n->s);
+			bind_like(b, n->s);
+			bind_like(b, n->s);
 		}
 		mlq_buf_addch(sql, ')');
 		break;
