@@ -131,9 +131,11 @@ bool out_format_parse(const char *s, unsigned allowed, enum out_format *f);
 #define OUT_ALLOW(f) (1u << (f))
 
 /* Mail text to a terminal or pipe, control characters made visible. */
+/* Whether f is a terminal: mail is then shown made safe, never raw. */
+bool out_is_terminal(FILE *f);
 /*
  * Text as an mbox carries it (mboxrd: a line matching ^>*From  gains one
- * '>'), every line ended, the last one too.
+ * '>'), every line ended, the last one too; to a terminal, made safe.
  */
 void out_mbox_text(FILE *f, const char *p, size_t n);
 /* Text line by line, each made safe as out_safe makes it. */

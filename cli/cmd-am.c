@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tree.h"
@@ -354,15 +356,32 @@ put_body(FILE *f, struct am *m, const char *body, size_t len,
 
 /* ---- output ---- */
 
+/*
+ * b[from..] as one header line: a line break decoded from an encoded
+ * word would otherwise start a header of its own.
+ */
+static void
+one_line(struct mlq_buf *b, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < b->len; i++)
+		if (b->data[i] == '\n' || b->data[i] == '\r')
+			b->data[i] = ' ';
+	mlq_buf_addch(b, '\n');
+}
+
 /* One patch as b4 writes it to its .mbx: git am applies it as it is. */
 static enum mlq_status
 put_patch(FILE *f, struct am *m, const struct tree_node *x,
     const struct am_trailer *add, size_t nadd)
 {
 	const struct mlq_addr *from;
-	struct mlq_buf raw;
+	struct mlq_buf raw, head;
 	struct mlq_msg *msg = NULL;
 	enum mlq_status rc;
+	char tag[64];
+	size_t n;
 
 	mlq_buf_init(&raw);
 	if ((rc = mlq_store_raw(m->st, x->hit.id, &raw, &m->err)) == MLQ_OK)
@@ -373,19 +392,36 @@ put_patch(FILE *f, struct am *m, const struct tree_node *x,
 	/* The header From as sent: an in-body From: stays in the body,
 	 * where git am reads the author. */
 	from = &msg->from;
-	fputs("From git@z Thu Jan  1 00:00:00 1970\nSubject: [PATCH", f);
-	if (msg->subj.is_rfc)
-		fputs(" RFC", f);
+	/* b4's subject: [PATCH RFC vN i/N] title */
+	snprintf(tag, sizeof(tag), "[PATCH%s", msg->subj.is_rfc ? " RFC" : "");
 	if (msg->subj.version > 1)
-		fprintf(f, " v%d", msg->subj.version);
+		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag), " v%d",
+		    msg->subj.version);
 	if (msg->subj.total > 1)
-		fprintf(f, " %d/%d", msg->subj.index, msg->subj.total);
-	fprintf(f, "] %s\n", msg->subj.title);
-	if (*from->name)
-		fprintf(f, "From: %s <%s>\n", from->name, from->email);
+		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag),
+		    " %d/%d", msg->subj.index, msg->subj.total);
+	mlq_buf_init(&head);
+	n = head.len;
+	mlq_buf_addf(&head, "Subject: %s] %s", tag, msg->subj.title);
+	one_line(&head, n);
+	n = head.len;
+	if (*from->name != '\0')
+		mlq_buf_addf(&head, "From: %s <%s>", from->name, from->email);
 	else
-		fprintf(f, "From: %s\n", from->email);
-	fprintf(f, "Date: %s\nMessage-Id: <%s>\n", msg->date_raw, msg->msgid);
+		mlq_buf_addf(&head, "From: %s", from->email);
+	one_line(&head, n);
+	n = head.len;
+	mlq_buf_addf(&head, "Date: %s", msg->date_raw);
+	one_line(&head, n);
+	n = head.len;
+	mlq_buf_addf(&head, "Message-Id: <%s>", msg->msgid);
+	one_line(&head, n);
+	fputs("From git@z Thu Jan  1 00:00:00 1970\n", f);
+	if (head.oom)
+		m->oom = true;
+	else
+		out_mbox_text(f, head.data, head.len);
+	mlq_buf_release(&head);
 	fputs("MIME-Version: 1.0\nContent-Type: text/plain; charset=\"utf-8\"\n"
 	      "Content-Transfer-Encoding: 8bit\n\n", f);
 	put_body(f, m, msg->body, msg->body_len, add, nadd);
@@ -408,15 +444,24 @@ open_out(const char *path, struct am *m)
 	return f;
 }
 
+/*
+ * Closes an output file; when writing failed (rc, or the close itself)
+ * removes it, so that no half series waits there for git am.
+ */
 static enum mlq_status
-close_out(FILE *f, const char *path, struct am *m)
+close_out(FILE *f, const char *path, struct am *m, enum mlq_status rc)
 {
+	struct stat sb;
+
 	if (f == stdout || f == NULL)
-		return MLQ_OK;
-	if (ferror(f) | (fclose(f) != 0))
-		return mlq_err_set(&m->err, MLQ_EIO, "am: %s: %s", path,
+		return rc;
+	if ((ferror(f) | (fclose(f) != 0)) && rc == MLQ_OK)
+		rc = mlq_err_set(&m->err, MLQ_EIO, "am: %s: %s", path,
 		    strerror(errno));
-	return MLQ_OK;
+	/* A regular file only: never a device such as /dev/full. */
+	if (rc != MLQ_OK && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		unlink(path);
+	return rc;
 }
 
 /* ---- the command ---- */
@@ -603,20 +648,13 @@ cmd_am_exec(struct cli *cli, int argc, char **argv)
 		rc = m.oom ? mlq_err_set(&m.err, MLQ_ENOMEM, "out of memory") :
 		    put_patch(f, &m, p[i], own.v, own.n);
 	}
-	if (rc == MLQ_OK)
-		rc = close_out(f, out_path, &m);
-	else
-		close_out(f, out_path, &m);
+	rc = close_out(f, out_path, &m, rc);
 	if (rc == MLQ_OK && cover_path != NULL && cv >= 0) {
 		if ((f = open_out(cover_path, &m)) == NULL)
 			rc = m.err.status;
-		else {
-			rc = put_patch(f, &m, &m.t.n[cv], NULL, 0);
-			if (rc == MLQ_OK)
-				rc = close_out(f, cover_path, &m);
-			else
-				close_out(f, cover_path, &m);
-		}
+		else
+			rc = close_out(f, cover_path, &m,
+			    put_patch(f, &m, &m.t.n[cv], NULL, 0));
 	}
 fail:
 	ret = rc == MLQ_OK ? 0 : cli_fail(&m.err);

@@ -71,7 +71,11 @@ cat_one(struct mlq_store *st, int64_t id, bool raw, struct mlq_err *err)
 		return rc;
 	}
 	if (raw) {
-		fwrite(b.data, 1, b.len, stdout);
+		/* The stored bytes, but not as escapes for a terminal. */
+		if (out_is_terminal(stdout))
+			out_safe_lines(stdout, b.data, b.len);
+		else
+			fwrite(b.data, 1, b.len, stdout);
 		mlq_buf_release(&b);
 		return MLQ_OK;
 	}

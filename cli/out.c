@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -322,11 +323,24 @@ out_hit_fields(struct out_json *j, const struct mlq_hit *h)
 	json_arr_end(j);
 }
 
+bool
+out_is_terminal(FILE *f)
+{
+	return isatty(fileno(f)) == 1;
+}
+
 void
 out_mbox_text(FILE *f, const char *p, size_t n)
 {
 	const char *end = p + n, *eol, *q;
 
+	/* Mail bytes never reach a terminal as they are. */
+	if (out_is_terminal(f)) {
+		out_safe_lines(f, p, n);
+		if (n == 0)
+			fputc('\n', f);
+		return;
+	}
 	while (p < end) {
 		eol = memchr(p, '\n', (size_t)(end - p));
 		eol = eol ? eol + 1 : end;

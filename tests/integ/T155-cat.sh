@@ -30,4 +30,19 @@ is "$?:$(cat "$TMP/err")" "1:mlq: cat: no message 'nosuch@sample.test'" \
 "$MLQ" cat >/dev/null 2>&1
 is "$?" 2 "no id: exit 2"
 
+# Raw mail to a terminal is made safe; to a file or pipe it is as stored.
+if command -v script >/dev/null; then
+	printf 'From: Mallory <m@evil.sample.test>\nSubject: raw\nDate: Wed, 3 Mar 2021 12:00:00 +0000\nMessage-ID: <raw-esc@evil.sample.test>\n\nred \033[31mtext\033[0m\n' \
+	    >"$TMP/esc.eml"
+	"$MLQ" import "$TMP/esc.eml" >/dev/null
+	"$MLQ" cat --raw raw-esc@evil.sample.test >"$TMP/raw"
+	is "$(grep -c "$(printf '\033')" "$TMP/raw")" 1 "--raw to a file: the bytes as stored"
+	for cmd in "cat --raw raw-esc@evil.sample.test" \
+	    "search --format mbox m:raw-esc@evil.sample.test"; do
+		script -qec "$MLQ $cmd" /dev/null >"$TMP/tty" 2>&1
+		is "$(grep -c "$(printf '\033')" "$TMP/tty"):$(grep -c 'red \\e\[31mtext' "$TMP/tty")" \
+		    "0:1" "$cmd to a terminal: escapes shown, not sent"
+	done
+fi
+
 test_done

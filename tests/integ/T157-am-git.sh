@@ -82,6 +82,14 @@ is "$(cat n)" 0 "--no-trailers"
 is "$?:$(cat err)" "2:mlq: am: no v3 of '$(mid v2/v2-0000-*.patch)' (there is v2, v1)" \
     "-v N that does not exist: exit 2"
 
+# A write that fails leaves no half series behind.
+mv "$MLQ_DB-mail" "$TMP/mail.away"
+"$MLQ" am -o half.mbx "$(mid v2/v2-0001-*.patch)" >/dev/null 2>&1
+is "$?:$(test -e half.mbx && echo left)" "3:" "a failed am -o FILE removes FILE"
+mv "$TMP/mail.away" "$MLQ_DB-mail"
+"$MLQ" am -o /dev/full "$(mid v2/v2-0001-*.patch)" >/dev/null 2>&1
+is "$?:$(test -c /dev/full && echo device)" "3:device" "-o /dev/full fails, and a device is never removed"
+
 # A series with a patch missing: an error naming it, unless --partial.
 { cat v1/v1-0000-*.patch; echo; cat v1/v1-0001-*.patch; } >part.mbox
 MLQ_DB=$TMP/part.db "$MLQ" import part.mbox >/dev/null
