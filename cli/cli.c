@@ -280,6 +280,7 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char **given;
 	struct mlq_err err;
 	struct cli cli;
 	char *db = NULL;
@@ -287,6 +288,14 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 	int c, rc;
 
 	memset(&cli, 0, sizeof(cli));
+	/* As given, for a helper: the options after the command move.
+	 * Static, so that it lives as long as the program. */
+	if ((given = calloc((size_t)argc + 1, sizeof(*given))) == NULL) {
+		fprintf(stderr, "mlq: out of memory\n");
+		return 3;
+	}
+	memcpy(given, argv, (size_t)argc * sizeof(*argv));
+	cli.argv = given;
 	/* '+': global options stop at the command name. */
 	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
 		switch (c) {

@@ -12,6 +12,7 @@ struct cli {
 	const char *config_path; /* -c; NULL: the default places */
 	struct mlq_conf *conf;
 	struct mlq_store *st; /* opened as the command's flags ask */
+	char **argv;	      /* the program's arguments as given */
 };
 
 enum cli_flags {
@@ -117,6 +118,13 @@ enum mlq_status cli_helper_path(const char *cmd, const char *name, char *out,
     size_t n, struct mlq_err *err);
 /* Runs cmd->helper with this process's arguments; returns only on failure. */
 int cli_exec_helper(const struct cli_cmd *cmd, char **argv);
+/*
+ * Lets the program's searches check phrases: mlq_store_phrases in
+ * mlq-ingest, which parses mail; NULL in mlq, which hands a search with
+ * a phrase to mlq-ingest rather than load libetpan for every search.
+ */
+extern enum mlq_status (*const cli_phrases)(struct mlq_store *st,
+    struct mlq_err *err);
 
 /* mlq_smtp_fn for mlq: runs the mlq-smtp helper (smtp-run.c). */
 enum mlq_status cli_smtp_send(const struct mlq_conf *c, const char *mail,

@@ -11,6 +11,12 @@
 
 static int cmd_search_exec(struct cli *, int, char **);
 
+/* The same command, run by mlq-ingest for a phrase. */
+static const struct cli_cmd search_helper = {
+	.name = "search",
+	.helper = CMD_INGEST_HELPER,
+};
+
 const struct cli_cmd cmd_search = {
 	.name = "search",
 	.usage = "[--from X] [--addr X] [--subject TEXT] [--list NAME] "
@@ -20,9 +26,9 @@ const struct cli_cmd cmd_search = {
 	.summary = "find messages by sender, address, list, file, date, status, tag or text",
 	.details =
 	    "QUERY is lore's: words AND; OR, NOT, -word, ( ), \"phrase\", word*;\n"
-	    "prefixes s: b: bs: nq: q: f: t: c: tc: a: l: m: dfn: dfa: dfb: d: rt:\n"
-	    "patchid: status: tag: is:patch (doc/query.md).  A flag given twice\n"
-	    "means either value; different flags all hold.\n"
+	    "prefixes s: b: bs: nq: q: f: t: c: tc: a: l: m: dfn: dfa: dfb: dfctx:\n"
+	    "dfhh: d: rt: patchid: status: tag: is:patch (doc/query.md).  A flag\n"
+	    "given twice means either value; different flags all hold.\n"
 	    "DATE: YYYY-MM-DD, YYYYMMDD, 7d, 2w, 3m, 1y, 2.weeks.ago, yesterday\n"
 	    "formats: text json jsonl mbox ids; --links ends a text line with\n"
 	    "  the message's URL where its list comes from a public-inbox\n"
@@ -368,6 +374,14 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 		    mlq_err_set(&o.err, MLQ_ENOMEM, "out of memory") :
 		    mlq_query_text(&q, text.data ? text.data : "", now, a,
 			&o.err);
+	/* mlq does not parse mail: mlq-ingest checks a phrase. */
+	if (rc == MLQ_OK && mlq_query_has_phrase(&q) && cli_phrases == NULL) {
+		mlq_buf_release(&text);
+		mlq_arena_free(a);
+		return cli_exec_helper(&search_helper, cli->argv);
+	}
+	if (rc == MLQ_OK && mlq_query_has_phrase(&q))
+		rc = cli_phrases(cli->st, &o.err);
 	if (rc == MLQ_OK) {
 		json_init(&o.j, stdout);
 		if (o.fmt == OUT_JSON)

@@ -34,6 +34,10 @@ static const struct cli_cmd reindex_helper = {
 	.helper = CMD_INGEST_HELPER,
 };
 
+/* A phrase is checked in the mail, which mlq-ingest parses. */
+enum mlq_status (*const cli_phrases)(struct mlq_store *,
+    struct mlq_err *) = NULL;
+
 /* Sorted by name: `mlq help` prints them in this order. */
 static const struct cli_cmd *const commands[] = {
 	&am_helper,

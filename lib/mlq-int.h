@@ -21,7 +21,7 @@ mlq__lower(char c)
 /*
  * A message's words for the free-text index, worked out off the writer
  * (text-terms.c).  One mlq_terms per thread; NULL from _new on ENOMEM.
- * _of_msg sets m's terms_* fields.  mlq__text_indexed_len is how much
+ * _of_msg sets m's terms fields.  mlq__text_indexed_len is how much
  * of a body the index takes (store-text.c).
  */
 struct mlq_terms;
@@ -29,6 +29,13 @@ struct mlq_terms *mlq__terms_new(void);
 void mlq__terms_free(struct mlq_terms *t);
 enum mlq_status mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m);
 size_t mlq__text_indexed_len(const char *body, size_t len);
+/* The FTS5 API of db, for its tokenizers; NULL when it has none. */
+struct sqlite3;
+struct fts5_api;
+struct fts5_api *mlq__fts5_api(struct sqlite3 *db);
+/* m's text for each column of the index, into cols[MLQ_TEXT_NCOLS]
+ * (reset first; text-split.c). */
+void mlq__text_columns(const struct mlq_msg *m, struct mlq_buf *cols);
 
 /* `git patch-id --stable` of the diff in text (patch-id.c); false: none. */
 bool mlq__git_patch_id(const char *text, size_t len, char out[41]);

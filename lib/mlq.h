@@ -260,6 +260,25 @@ struct mlq_addr {
 	enum mlq_addr_role role;
 };
 
+/*
+ * The columns of the free-text index, as lore splits a message
+ * (text-terms.c): the subject; the body's own text and the diff's file
+ * names; its quoted lines; the diff's removed, added and context lines
+ * and hunk headers' function names; and From, the author and Message-Id,
+ * which free words search as lore's do.
+ */
+enum mlq_text_col {
+	MLQ_TC_SUBJECT,
+	MLQ_TC_NQ,
+	MLQ_TC_Q,
+	MLQ_TC_DFA,
+	MLQ_TC_DFB,
+	MLQ_TC_DFCTX,
+	MLQ_TC_DFHH,
+	MLQ_TC_HDR,
+	MLQ_TEXT_NCOLS
+};
+
 struct mlq_msg {
 	struct mlq_arena *arena; /* owns everything below */
 	const char *msgid;       /* without <>; synthetic if the mail had none */
@@ -300,11 +319,12 @@ struct mlq_msg {
 	size_t zraw_len;
 	size_t raw_len;
 	/*
-	 * The distinct words of subject and body as the text index folds
-	 * them, one space apart (text-terms.c); NULL: index the text itself.
+	 * The distinct words of each column of the text index (enum
+	 * mlq_text_col) as it folds them, one space apart (text-terms.c);
+	 * terms[0] NULL: the writer splits and indexes the text itself.
 	 */
-	const char *terms_subject, *terms_body;
-	size_t terms_subject_len, terms_body_len;
+	const char *terms[MLQ_TEXT_NCOLS];
+	size_t terms_len[MLQ_TEXT_NCOLS];
 	/* When it was first stored (UTC seconds), for a rebuild; 0: now. */
 	int64_t added;
 	/* For a rebuild: the id its mail is stored under; 0 for new mail. */
@@ -467,7 +487,9 @@ enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
  * NOT combine them.  Strings live in the arena the query was built in.
  */
 enum mlq_qfield {
-	MLQ_QF_FTS,	/* s: an FTS5 expression over subject and body */
+	MLQ_QF_FTS,	/* s: an FTS5 expression over the text index */
+	MLQ_QF_PHRASE,	/* s: words in this order, in the columns ival (bits
+			 * of enum mlq_text_col) of the mail itself */
 	MLQ_QF_SUBSTR,	/* s: a substring of the subject (--subject) */
 	MLQ_QF_FROM,	/* s: address, @domain or domain of the author */
 	MLQ_QF_FROM_NAME, /* s: a word of the author's name */
@@ -506,12 +528,16 @@ struct mlq_query {
  * Reads a query in lore's syntax (public-inbox 1.9, lei-q(1)) and ANDs
  * it to q: terms AND by default; AND, OR, NOT, a leading '-',
  * parentheses, "phrases", word*; the prefixes s: b: bs: nq: q: f: t: c:
- * tc: a: l: m: dfn: dfa: dfb: d: rt: patchid: status: tag: is:.
+ * tc: a: l: m: dfn: dfa: dfb: dfctx: dfhh: d: rt: patchid: status: tag:
+ * is:.
  * MLQ_EINPUT naming the part it cannot read: an unknown prefix, an
  * unbalanced parenthesis or quote, an empty term.
  */
 enum mlq_status mlq_query_text(struct mlq_query *q, const char *text,
     int64_t now, struct mlq_arena *a, struct mlq_err *err);
+
+/* Whether q has a phrase: a search of it needs mlq_store_phrases. */
+bool mlq_query_has_phrase(const struct mlq_query *q);
 
 /*
  * A command-line flag given n times ("from", "addr", "subject", "list",
@@ -556,6 +582,12 @@ struct mlq_hit {
 typedef int (*mlq_hit_fn)(const struct mlq_hit *h, void *arg);
 
 /* Newest first.  MLQ_NOTFOUND when nothing matched. */
+/*
+ * Lets st's searches check phrases (store-phrase.c): each candidate's
+ * stored mail is parsed, so this brings the mail parser (libetpan) into
+ * the program.  mlq_store_search of a query with a phrase fails without.
+ */
+enum mlq_status mlq_store_phrases(struct mlq_store *st, struct mlq_err *err);
 enum mlq_status mlq_store_search(struct mlq_store *st,
     const struct mlq_query *q, mlq_hit_fn fn, void *arg, struct mlq_err *err);
 /* Each list: its name, how many messages, the newest date (if any). */

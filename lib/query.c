@@ -35,7 +35,7 @@ struct qparse {
 static bool
 is_token_byte(unsigned char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '_' ||
 	    (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
 
@@ -157,14 +157,17 @@ leaf(struct qparse *x, enum mlq_qfield f, const char *s)
 
 /*
  * A word or a phrase as FTS5 terms, each quoted, cut where the tokenizer
- * cuts ("nfs4_proc" is nfs4 AND proc).  The index keeps no positions
- * (detail=column), so a phrase is all of its words, in any order.
+ * cuts.  The index keeps no positions (detail=column), so a phrase, or a
+ * word the tokenizer cuts in several ("fix-a", "a.b"), which lore reads
+ * as a phrase too, is all of its words ANDed with a check of their order
+ * in the mail itself (MLQ_QF_PHRASE, store-phrase.c).
  */
 static struct mlq_qnode *
-text_leaf(struct qparse *x, const char *col, const char *w, size_t n,
-    const char *term, size_t tn)
+text_leaf(struct qparse *x, const char *col, unsigned cols, const char *w,
+    size_t n, const char *term, size_t tn)
 {
 	struct mlq_buf b;
+	struct mlq_qnode *fts, *ph;
 	bool quoted = n >= 2 && w[0] == '"' && w[n - 1] == '"';
 	bool prefix;
 	size_t i, start, k = 0;
@@ -209,7 +212,15 @@ text_leaf(struct qparse *x, const char *col, const char *w, size_t n,
 		qoom(x);
 		return NULL;
 	}
-	return leaf(x, MLQ_QF_FTS, s);
+	if ((fts = leaf(x, MLQ_QF_FTS, s)) == NULL || k == 1 || prefix)
+		return fts;
+	if ((s = mlq_arena_strndup(x->a, w, n)) == NULL ||
+	    (ph = leaf(x, MLQ_QF_PHRASE, s)) == NULL) {
+		qoom(x);
+		return NULL;
+	}
+	ph->ival = (int)cols;
+	return node(x, MLQ_QOP_AND, fts, ph);
 }
 
 /* Whether s (n bytes) is a calendar day: YYYY-MM-DD or YYYYMMDD. */
@@ -354,15 +365,24 @@ static struct mlq_qnode *
 prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
     size_t vn)
 {
+#define COL(c) (1u << MLQ_TC_##c)
+#define BODY                                                                   \
+	(COL(NQ) | COL(Q) | COL(DFA) | COL(DFB) | COL(DFCTX) | COL(DFHH))
+	/* The text prefixes: lore's, on the columns lore's read. */
 	static const struct {
 		const char *name;
-		const char *col; /* text prefixes: the FTS5 column, "" both */
+		const char *col; /* an FTS5 column filter */
+		unsigned cols;
 	} text_prefixes[] = {
-		{ "s", "subject" }, { "b", "body" }, { "bs", "" },
-		/* The body is one text: quoted and unquoted parts, and the
-		 * diff's lines, are not told apart (doc/query.md). */
-		{ "nq", "body" }, { "q", "body" }, { "dfa", "body" },
-		{ "dfb", "body" },
+		{ "s", "subject", COL(SUBJECT) },
+		{ "b", "{nq q dfa dfb dfctx dfhh}", BODY },
+		{ "bs", "{subject nq q dfa dfb dfctx dfhh}", BODY | COL(SUBJECT) },
+		{ "nq", "{nq dfa dfb dfctx dfhh}", BODY & ~COL(Q) },
+		{ "q", "q", COL(Q) },
+		{ "dfa", "dfa", COL(DFA) },
+		{ "dfb", "dfb", COL(DFB) },
+		{ "dfctx", "dfctx", COL(DFCTX) },
+		{ "dfhh", "dfhh", COL(DFHH) },
 	};
 	const char *term = pre;
 	size_t tn = pn + 1 + vn, i;
@@ -374,9 +394,8 @@ prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
 	for (i = 0; i < MLQ__ARRAY_SIZE(text_prefixes); i++)
 		if (strlen(text_prefixes[i].name) == pn &&
 		    memcmp(text_prefixes[i].name, pre, pn) == 0)
-			return text_leaf(x,
-			    *text_prefixes[i].col ? text_prefixes[i].col : NULL,
-			    v, vn, term, tn);
+			return text_leaf(x, text_prefixes[i].col,
+			    text_prefixes[i].cols, v, vn, term, tn);
 	if ((s = value_of(x, v, vn)) == NULL)
 		return NULL;
 	if (*s == '\0') {
@@ -447,8 +466,26 @@ prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
 		return leaf(x, MLQ_QF_PATCH, NULL);
 	}
 #undef PRE
+#undef COL
+#undef BODY
 	qerr(x, "unknown prefix", pre, pn + 1);
 	return NULL;
+}
+
+static bool
+node_has_phrase(const struct mlq_qnode *n)
+{
+	if (n == NULL)
+		return false;
+	if (n->op == MLQ_QOP_LEAF)
+		return n->field == MLQ_QF_PHRASE;
+	return node_has_phrase(n->l) || node_has_phrase(n->r);
+}
+
+bool
+mlq_query_has_phrase(const struct mlq_query *q)
+{
+	return node_has_phrase(q->expr);
 }
 
 /* The current term: "word", "word*", "\"a phrase\"" or "prefix:value". */
@@ -472,7 +509,7 @@ term(struct qparse *x)
 			return prefixed(x, s, pn, colon + 1,
 			    n - pn - 1);
 	}
-	return text_leaf(x, NULL, s, n, s, n);
+	return text_leaf(x, NULL, (1u << MLQ_TEXT_NCOLS) - 1, s, n, s, n);
 }
 
 static struct mlq_qnode *parse_or(struct qparse *);

@@ -122,6 +122,8 @@ struct mlq_store {
 	struct mlq_buf text_bytes;
 	/* A bulk writer's marker (store-sync.c); empty once synced. */
 	struct mlq_buf marker;
+	/* SQL function mlq_phrase is registered (mlq_store_phrases). */
+	bool phrase_fn;
 };
 
 /* The statement for slot, prepared from sql on first use; NULL on error. */
@@ -203,6 +205,8 @@ enum mlq_status mlq__sync_end(struct mlq_store *st, struct mlq_err *err);
 #define MLQ__TEXT_ID_MAX INT64_C(0xffffffff)
 #define MLQ__TEXT_KEY(day, id) ((day) * (MLQ__TEXT_ID_MAX + 1) + (id))
 #define MLQ__TEXT_DAY(rowid) ((rowid) >> 32)
+/* The columns of table fts, in the order of enum mlq_text_col. */
+#define MLQ__TEXT_COLS "subject, nq, q, dfa, dfb, dfctx, dfhh, hdr"
 /* The message id in a text rowid, in SQL. */
 #define MLQ__TEXT_ID_SQL(rowid) "(" rowid " & 4294967295)"
 enum mlq_status mlq__text_add(struct mlq_store *st, int64_t id,

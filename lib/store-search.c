@@ -401,8 +401,14 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 	case MLQ_QF_PATCH:
 		mlq_buf_addstr(sql, "m.kind > 0");
 		break;
+	case MLQ_QF_PHRASE:
+		mlq_buf_addstr(sql, "mlq_phrase(m.id, ?, ?)");
+		bind_i(b, n->ival);
+		bind_s(b, n->s);
+		break;
 	}
 }
+
 
 /*
  * How far back a limited search by text alone must read.  FTS5 hands the
@@ -466,6 +472,9 @@ mlq_store_search(struct mlq_store *st, const struct mlq_query *q,
 	int64_t from = INT64_MIN;
 	size_t i;
 
+	if (mlq_query_has_phrase(q) && !st->phrase_fn)
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "search: a phrase needs the mail parser (mlq_store_phrases)");
 	/* Text alone, limited: the text index alone chooses the hits. */
 	if (q->limit > 0 && q->expr != NULL && fts_only(q->expr) &&
 	    (rc = newest_bound(st, q, &from, err)) != MLQ_OK)

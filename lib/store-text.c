@@ -1,5 +1,6 @@
 /*
- * The free-text index (table fts): each message's subject and body under
+ * The free-text index (table fts): each message's columns (text-split.c)
+ * under
  * a rowid that runs by date, so that the newest matches of a word come
  * first out of FTS5 without reading the others.
  *
@@ -31,7 +32,7 @@
 /* One message's text, kept in st->text_bytes until the flush. */
 struct text_row {
 	int64_t key;
-	size_t subject, subject_len, body, body_len;
+	size_t off[MLQ_TEXT_NCOLS], len[MLQ_TEXT_NCOLS];
 };
 
 /* A message's day in the text index's rowid. */
@@ -68,24 +69,15 @@ enum mlq_status
 mlq__text_add(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     struct mlq_err *err)
 {
+	struct mlq_buf cols[MLQ_TEXT_NCOLS];
 	struct text_row *r;
-	const char *subject = m->subject, *body = m->body;
-	size_t subject_len, body_len, cap;
+	size_t cap, i;
+	bool own = m->terms[0] == NULL;
 
 	if (id < 1 || id > MLQ__TEXT_ID_MAX)
 		return mlq_err_set(err, MLQ_EDB,
 		    "message %lld: past the text index's last id",
 		    (long long)id);
-	/* A parse worker's list of the words, where it made one. */
-	if (m->terms_body != NULL) {
-		subject = m->terms_subject;
-		subject_len = m->terms_subject_len;
-		body = m->terms_body;
-		body_len = m->terms_body_len;
-	} else {
-		subject_len = subject ? strlen(subject) : 0;
-		body_len = mlq__text_indexed_len(body, m->body_len);
-	}
 	if (st->ntext == st->text_cap) {
 		cap = st->text_cap ? st->text_cap * 2 : 256;
 		if ((r = reallocarray(st->text, cap, sizeof(*r))) == NULL)
@@ -93,16 +85,26 @@ mlq__text_add(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		st->text = r;
 		st->text_cap = cap;
 	}
+	/* A parse worker's list of the words, else the text itself. */
+	if (own) {
+		for (i = 0; i < MLQ_TEXT_NCOLS; i++)
+			mlq_buf_init(&cols[i]);
+		mlq__text_columns(m, cols);
+	}
 	r = &st->text[st->ntext];
 	r->key = MLQ__TEXT_KEY(text_day(m->date_ok, m->date), id);
-	/* No subject indexes as an empty one: neither has a token. */
-	r->subject = st->text_bytes.len;
-	r->subject_len = subject_len;
-	if (subject != NULL)
-		mlq_buf_add(&st->text_bytes, subject, subject_len);
-	r->body = st->text_bytes.len;
-	r->body_len = body_len;
-	mlq_buf_add(&st->text_bytes, body, body_len);
+	for (i = 0; i < MLQ_TEXT_NCOLS; i++) {
+		r->off[i] = st->text_bytes.len;
+		r->len[i] = own ? cols[i].len : m->terms_len[i];
+		if (own && cols[i].oom)
+			st->text_bytes.oom = true;
+		else if (r->len[i] > 0)
+			mlq_buf_add(&st->text_bytes,
+			    own ? cols[i].data : m->terms[i], r->len[i]);
+	}
+	if (own)
+		for (i = 0; i < MLQ_TEXT_NCOLS; i++)
+			mlq_buf_release(&cols[i]);
 	if (st->text_bytes.oom)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	st->ntext++;
@@ -126,22 +128,24 @@ mlq__text_flush(struct mlq_store *st, struct mlq_err *err)
 	const struct text_row *r;
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
-	size_t i;
+	size_t i, c;
 
 	if (st->ntext == 0)
 		return MLQ_OK;
 	qsort(st->text, st->ntext, sizeof(*st->text), cmp_key);
 	s = mlq__store_stmt(st, S_FTS_ADD,
-	    "INSERT INTO fts(rowid, subject, body) VALUES (?, ?, ?)", err);
+	    "INSERT INTO fts(rowid, " MLQ__TEXT_COLS ") "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (s == NULL)
 		rc = MLQ_EDB;
 	for (i = 0; rc == MLQ_OK && i < st->ntext; i++) {
 		r = &st->text[i];
 		sqlite3_bind_int64(s, 1, r->key);
-		sqlite3_bind_text(s, 2, st->text_bytes.data + r->subject,
-		    (int)r->subject_len, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, st->text_bytes.data + r->body,
-		    (int)r->body_len, SQLITE_STATIC);
+		for (c = 0; c < MLQ_TEXT_NCOLS; c++)
+			sqlite3_bind_text(s, (int)c + 2,
+			    st->text_bytes.data ? st->text_bytes.data + r->off[c]
+						: "",
+			    (int)r->len[c], SQLITE_STATIC);
 		rc = mlq__store_step_done(st, s, err, "index text");
 	}
 	mlq__text_reset(st);

@@ -2,12 +2,20 @@
  * A message's words as the free-text index keeps them, worked out by a
  * parse worker so that the one writer need not.
  *
+ * The body is split as lore (public-inbox 1.9) splits it, so that q:,
+ * nq:, dfa:, dfb: and the rest find what lore's find: quoted blocks;
+ * inside the other blocks, where one looks like a diff, the removed,
+ * added and context lines, the hunk headers' function names and the
+ * file names each go to their column and the rest is the body's own
+ * text.
+ *
  * The index (table fts) has detail=column: for each word it keeps which
  * messages have it in which column, not how often or where.  So handing
  * FTS5 each distinct word of a column once, already folded by the same
  * unicode61 tokenizer, gives it exactly the terms the whole text would:
- * tokenizing a folded word again yields that word (schema 014 relies on
- * the same).  The writer then tokenizes and hashes a fraction of the text.
+ * tokenizing a folded word again yields that word, and the table's
+ * porter stemmer stems it as it would have stemmed the word in the text.
+ * The writer then tokenizes and hashes a fraction of the text.
  */
 #include "config.h"
 
@@ -32,12 +40,13 @@ struct mlq_terms {
 	size_t nslots, nterms; /* nslots: a power of two */
 	uint32_t gen;
 	struct mlq_buf out;
+	struct mlq_buf cols[MLQ_TEXT_NCOLS]; /* the columns' text */
 	bool oom;
 };
 
 /* The fts5_api of db, by SQLite's documented pointer handshake. */
-static fts5_api *
-fts5_api_of(sqlite3 *db)
+fts5_api *
+mlq__fts5_api(sqlite3 *db)
 {
 	fts5_api *api = NULL;
 	sqlite3_stmt *s;
@@ -54,18 +63,22 @@ fts5_api_of(sqlite3 *db)
 struct mlq_terms *
 mlq__terms_new(void)
 {
-	/* Must match the tokenize= of table fts (schema 014). */
-	static const char *args[] = { "remove_diacritics", "2" };
+	/* The tokenize= of table fts (schema 020) less its stemmer. */
+	static const char *args[] = { "remove_diacritics", "2", "tokenchars",
+		"_" };
 	struct mlq_terms *t;
 	fts5_api *api;
 	void *ctx = NULL;
+	size_t i;
 
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
 	mlq_buf_init(&t->out);
+	for (i = 0; i < MLQ_TEXT_NCOLS; i++)
+		mlq_buf_init(&t->cols[i]);
 	if (sqlite3_open_v2(":memory:", &t->db,
 		SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
-	    (api = fts5_api_of(t->db)) == NULL ||
+	    (api = mlq__fts5_api(t->db)) == NULL ||
 	    api->xFindTokenizer(api, "unicode61", &ctx, &t->tok) != SQLITE_OK ||
 	    t->tok.xCreate(ctx, args, (int)MLQ__ARRAY_SIZE(args), &t->inst) !=
 		SQLITE_OK) {
@@ -86,6 +99,8 @@ mlq__terms_free(struct mlq_terms *t)
 	sqlite3_close(t->db);
 	free(t->slots);
 	mlq_buf_release(&t->out);
+	for (size_t i = 0; i < MLQ_TEXT_NCOLS; i++)
+		mlq_buf_release(&t->cols[i]);
 	free(t);
 }
 
@@ -185,19 +200,21 @@ column_terms(struct mlq_terms *t, const char *text, size_t len,
 enum mlq_status
 mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m)
 {
-	const char *subj, *body;
-	size_t subj_len = 0, body_len = 0;
+	const char *w[MLQ_TEXT_NCOLS];
+	size_t n[MLQ_TEXT_NCOLS], i;
 
-	subj = column_terms(t, m->subject ? m->subject : "",
-	    m->subject ? strlen(m->subject) : 0, m->arena, &subj_len);
-	body = subj == NULL ? NULL :
-	    column_terms(t, m->body, mlq__text_indexed_len(m->body, m->body_len),
-		m->arena, &body_len);
-	if (body == NULL)
-		return MLQ_ENOMEM;
-	m->terms_subject = subj;
-	m->terms_subject_len = subj_len;
-	m->terms_body = body;
-	m->terms_body_len = body_len;
+	mlq__text_columns(m, t->cols);
+	for (i = 0; i < MLQ_TEXT_NCOLS; i++) {
+		if (t->cols[i].oom)
+			return MLQ_ENOMEM;
+		w[i] = column_terms(t, t->cols[i].data ? t->cols[i].data : "",
+		    t->cols[i].len, m->arena, &n[i]);
+		if (w[i] == NULL)
+			return MLQ_ENOMEM;
+	}
+	for (i = 0; i < MLQ_TEXT_NCOLS; i++) {
+		m->terms[i] = w[i];
+		m->terms_len[i] = n[i];
+	}
 	return MLQ_OK;
 }

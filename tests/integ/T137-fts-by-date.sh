@@ -1,8 +1,10 @@
 #!/bin/sh
 # Schema 014: the text index's rowids run by day (day * 2^32 + id).  A
 # database indexed by id is rebuilt from the index's own terms on
-# migration, to the very rowids a fresh import gives, and every free-text
-# search answers as before.
+# migration, to the very rowids a fresh import gives.  Schema 020 splits
+# the text in lore's columns, which only the mail can tell: the migrated
+# index answers from the old terms, and `mlq reindex` gives exactly what
+# a fresh import gives.
 . "$top_srcdir/tests/lib/test-lib.sh"
 need sqlite3
 need jq
@@ -61,13 +63,14 @@ CREATE VIRTUAL TABLE temp.t USING fts5vocab(main, fts_dated, instance);
 INSERT INTO fts(rowid, subject, body)
 SELECT t.doc & 4294967295,
 	group_concat(CASE WHEN t.col = 'subject' THEN t.term END, ' '),
-	group_concat(CASE WHEN t.col = 'body' THEN t.term END, ' ')
+	group_concat(CASE WHEN t.col != 'subject' THEN t.term END, ' ')
 FROM temp.t t GROUP BY t.doc ORDER BY 1;
 DROP TABLE temp.t;
 DROP TABLE fts_dated;
 $(msg_as_015) $(ref_as_014)
 PRAGMA user_version = 13;" || ok 1 "old text index"
-is "$(sqlite3 "$old" "SELECT rowid FROM fts WHERE fts MATCH 'kerberos'" | paste -sd' ' -)" \
+# (the terms copied from today's index are stems: kerberos is kerbero)
+is "$(sqlite3 "$old" "SELECT rowid FROM fts WHERE fts MATCH 'kerbero'" | paste -sd' ' -)" \
     "$(sqlite3 "$old" "SELECT id FROM msg WHERE msgid LIKE 'odd-%' ORDER BY id" | paste -sd' ' -)" \
     "the old index is by id"
 
@@ -76,18 +79,28 @@ is $? 3 "a read-only command does not migrate"
 run_ok "import migrates" env MLQ_DB="$old" "$MLQ" import "$TMP/odd.mbox"
 is "$(sqlite3 "$old" 'PRAGMA user_version')" "$(sqlite3 "$MLQ_DB" 'PRAGMA user_version')" \
     "to the current version"
-rowids "$old" >"$TMP/got.rowids"
-cmp -s "$TMP/want.rowids" "$TMP/got.rowids"
-ok $? "the terms and rowids a fresh import gives ($(wc -l <"$TMP/got.rowids") entries)"
+docs() { # each message's rowid
+	sqlite3 "$1" "CREATE VIRTUAL TABLE temp.i USING fts5vocab(main, fts, instance);
+	    SELECT DISTINCT doc FROM temp.i ORDER BY doc"
+}
+is "$(docs "$old" | paste -sd' ' -)" "$(docs "$MLQ_DB" | paste -sd' ' -)" \
+    "the rowids a fresh import gives"
 is "$(sqlite3 "$old" "SELECT count(*) FROM fts")" "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM fts")" \
     "every message is indexed"
 is "$(sqlite3 "$old" "SELECT count(*) FROM sqlite_master WHERE name LIKE 'fts_by_id%'")" 0 \
     "the old index is gone"
 is "$(sqlite3 "$old" "SELECT v FROM fts_config WHERE k = 'automerge'")" 16 "automerge 16 kept"
 is "$(sqlite3 "$old" 'PRAGMA integrity_check')" ok "the file is consistent"
+is "$(MLQ_DB=$old "$MLQ" search --format ids kerberos | sort | paste -sd' ' -)" \
+    "$("$MLQ" search --format ids kerberos | sort | paste -sd' ' -)" \
+    "the old terms still answer"
+run_ok "reindex" env MLQ_DB="$old" "$MLQ" reindex
+rowids "$old" >"$TMP/got.rowids"
+cmp -s "$TMP/want.rowids" "$TMP/got.rowids"
+ok $? "then the terms and rowids a fresh import gives ($(wc -l <"$TMP/got.rowids") entries)"
 ask "$old" >"$TMP/got"
 cmp -s "$TMP/want" "$TMP/got"
-ok $? "every word finds what it found ($(grep -c . "$TMP/got") lines)"
+ok $? "and every word finds what it found ($(grep -c . "$TMP/got") lines)"
 diff "$TMP/want" "$TMP/got" | head -5 >&2
 
 test_done

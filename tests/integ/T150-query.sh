@@ -20,8 +20,11 @@ is "$(ids -- -nack)" "p1@umn.edu p2@cs.umn.edu p3@oracle.example" \
 is "$(ids '(s:revert OR s:locks) f:oracle.example')" "p3@oracle.example" \
     "parentheses"
 is "$(ids 'free AND use')" "p1@umn.edu p3@oracle.example" "AND"
-is "$(ids '"use after free"')" "p1@umn.edu p3@oracle.example" \
-    "a phrase: all its words (no positions are kept)"
+is "$(ids '"use after free"')" "p1@umn.edu" \
+    "a phrase: its words in order (p3 has them apart)"
+is "$(ids '"free after use"')" "" "a phrase: not in another order"
+is "$(ids 'use-after-free')" "p1@umn.edu" \
+    "a word with marks inside is a phrase of its parts"
 is "$(ids 'lock*')" "p3@oracle.example r1@kroah.example" "word*"
 is "$(ids b:nack)" "r1@kroah.example" "b: the body"
 is "$(ids f:umn.edu)" "p1@umn.edu p2@cs.umn.edu" "f: a domain and its subdomains"

@@ -13,7 +13,7 @@
 static void
 show(struct mlq_buf *b, const struct mlq_qnode *n)
 {
-	static const char *const field[] = { "fts", "subject~", "from",
+	static const char *const field[] = { "fts", "phrase", "subject~", "from",
 		"from-name", "addr", "to", "cc", "list", "msgid", "file", "patchid", "date",
 		"status", "tag", "patch" };
 
@@ -37,6 +37,8 @@ show(struct mlq_buf *b, const struct mlq_qnode *n)
 	mlq_buf_addf(b, "%s", field[n->field]);
 	if (n->s != NULL)
 		mlq_buf_addf(b, "[%s]", n->s);
+	if (n->field == MLQ_QF_PHRASE)
+		mlq_buf_addf(b, "%#x", (unsigned)n->ival);
 	if (n->field == MLQ_QF_DATE)
 		mlq_buf_addf(b, "[%lld..%lld]",
 		    n->has_lo ? (long long)(n->lo - NOW) / 86400 : -999,
@@ -61,20 +63,26 @@ static const struct {
 	{ "(a OR b) c",
 	    "(and (or fts[(\"a\")] fts[(\"b\")]) fts[(\"c\")])" },
 	{ "\"use after free\"",
-	    "fts[(\"use\" AND \"after\" AND \"free\")]" },
+	    "(and fts[(\"use\" AND \"after\" AND \"free\")] "
+	    "phrase[use after free]0xff)" },
 	{ "s:\"use after free\"",
-	    "fts[subject : (\"use\" AND \"after\" AND \"free\")]" },
+	    "(and fts[subject : (\"use\" AND \"after\" AND \"free\")] "
+	    "phrase[use after free]0x1)" },
+	{ "\"kfree\"", "fts[(\"kfree\")]" },
 	{ "lock*", "fts[(\"lock\"*)]" },
-	{ "nfs4_proc", "fts[(\"nfs4\" AND \"proc\")]" },
+	{ "nfs4_proc", "fts[(\"nfs4_proc\")]" },
 	{ "kfree()", "fts[(\"kfree\")]" },
 	{ "Fixes:", "fts[(\"Fixes\")]" },
-	{ "12:30", "fts[(\"12\" AND \"30\")]" },
-	{ "foo-bar", "fts[(\"foo\" AND \"bar\")]" },
+	{ "12:30", "(and fts[(\"12\" AND \"30\")] phrase[12:30]0xff)" },
+	{ "foo-bar", "(and fts[(\"foo\" AND \"bar\")] phrase[foo-bar]0xff)" },
+	{ "foo-bar*", "fts[(\"foo\" AND \"bar\"*)]" },
 	{ "or", "fts[(\"or\")]" },
 	{ "b:x bs:y nq:z q:w dfa:v dfb:u",
-	    "(and (and (and (and (and fts[body : (\"x\")] fts[(\"y\")]) "
-	    "fts[body : (\"z\")]) fts[body : (\"w\")]) fts[body : (\"v\")]) "
-	    "fts[body : (\"u\")])" },
+	    "(and (and (and (and (and fts[{nq q dfa dfb dfctx dfhh} : (\"x\")] "
+	    "fts[{subject nq q dfa dfb dfctx dfhh} : (\"y\")]) "
+	    "fts[{nq dfa dfb dfctx dfhh} : (\"z\")]) fts[q : (\"w\")]) "
+	    "fts[dfa : (\"v\")]) fts[dfb : (\"u\")])" },
+	{ "dfctx:x dfhh:y", "(and fts[dfctx : (\"x\")] fts[dfhh : (\"y\")])" },
 	{ "f:umn.edu", "from[umn.edu]" },
 	{ "f:kjlu@umn.edu", "from[kjlu@umn.edu]" },
 	{ "f:Lu", "(or from[Lu] from-name[lu])" },

@@ -45,19 +45,23 @@ check_words(struct mlq_terms *t)
 	if (!ok(m != NULL, "message parses"))
 		return;
 	ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of a message");
-	is_str(m->terms_subject, "re patch v2 nfsd resume cafe naive x86 64",
-	    "subject: folded, accents gone, each word once, first-seen order");
-	is_int(m->terms_subject_len, strlen(m->terms_subject),
+	is_str(m->terms[MLQ_TC_SUBJECT],
+	    "re patch v2 nfsd resume cafe naive x86_64",
+	    "subject: folded, accents gone, '_' kept, each word once, "
+	    "first-seen order");
+	is_int(m->terms_len[MLQ_TC_SUBJECT], strlen(m->terms[MLQ_TC_SUBJECT]),
 	    "subject length");
-	is_str(m->terms_body, "foo bar baz qux 1 2 3 resume",
+	is_str(m->terms[MLQ_TC_NQ], "foo bar baz_qux 1 2 3 resume",
 	    "body: a column's words once, whatever their case");
+	is_str(m->terms[MLQ_TC_HDR], "a example org w1",
+	    "From and Message-Id are words too, as lore's free words read");
 	mlq_msg_free(m);
 
 	m = parse("Message-ID: <w2@example.org>\nFrom: a@example.org\n\n");
 	if (ok(m != NULL, "empty message parses")) {
 		ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of nothing");
-		is_str(m->terms_subject, "", "no subject, no words");
-		is_str(m->terms_body, "", "no body, no words");
+		is_str(m->terms[MLQ_TC_SUBJECT], "", "no subject, no words");
+		is_str(m->terms[MLQ_TC_NQ], "", "no body, no words");
 		mlq_msg_free(m);
 	}
 
@@ -72,9 +76,9 @@ check_words(struct mlq_terms *t)
 		mlq_buf_addf(&want, "%sw%zu", i ? " " : "", i);
 	if ((m = parse(raw.data)) != NULL) {
 		ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of 6,000 words");
-		is_str(m->terms_body, want.data,
+		is_str(m->terms[MLQ_TC_NQ], want.data,
 		    "3,000 distinct words, once each, past the table's growth");
-		is_str(m->terms_subject, "many", "the next column starts empty");
+		is_str(m->terms[MLQ_TC_Q], "", "the next column starts empty");
 		mlq_msg_free(m);
 	}
 
@@ -90,12 +94,46 @@ check_words(struct mlq_terms *t)
 	mlq_buf_addstr(&raw, "omega\n");
 	if ((m = parse(raw.data)) != NULL) {
 		ok(mlq__terms_of_msg(t, m) == MLQ_OK, "terms of a long body");
-		is_str(m->terms_body, "alpha alph",
+		is_str(m->terms[MLQ_TC_NQ], "alpha alph",
 		    "a body is cut at 64 KiB, a word past it is not indexed");
 		mlq_msg_free(m);
 	}
 	mlq_buf_release(&raw);
 	mlq_buf_release(&want);
+}
+
+/* A reply with a quote and a patch, split as lore splits it. */
+static void
+check_split(struct mlq_terms *t)
+{
+	struct mlq_msg *m;
+
+	m = parse("Message-ID: <s1@example.org>\n"
+		  "From: A <a@example.org>\nSubject: Re: x\n\n"
+		  "> quoted words\n"
+		  ">> deeper\n"
+		  "My own text.\n"
+		  "\n"
+		  "--- a/fs/nfsd/nfs4state.c\n"
+		  "+++ b/fs/nfsd/nfs4state.c\n"
+		  "@@ -1,3 +1,3 @@ static int nfsd4_lock(void)\n"
+		  " context_line\n"
+		  "-removed_line\n"
+		  "+added_line\n"
+		  "-- \n"
+		  "sig\n");
+	if (!ok(m != NULL, "a reply with a diff parses"))
+		return;
+	ok(mlq__terms_of_msg(t, m) == MLQ_OK, "its terms");
+	is_str(m->terms[MLQ_TC_Q], "quoted words deeper", "quoted lines: q");
+	is_str(m->terms[MLQ_TC_NQ], "my own text fs nfsd nfs4state c sig",
+	    "own text, the diff's file names and the signature: nq");
+	is_str(m->terms[MLQ_TC_DFA], "removed_line", "removed lines: dfa");
+	is_str(m->terms[MLQ_TC_DFB], "added_line", "added lines: dfb");
+	is_str(m->terms[MLQ_TC_DFCTX], "context_line", "context: dfctx");
+	is_str(m->terms[MLQ_TC_DFHH], "static int nfsd4_lock void",
+	    "a hunk header's function: dfhh");
+	mlq_msg_free(m);
 }
 
 /* Stores every message of path in a (text as it is) and b (word lists). */
@@ -216,6 +254,7 @@ main(void)
 	if (!ok(t != NULL, "a tokenizer for the text index"))
 		return done_testing();
 	check_words(t);
+	check_split(t);
 	check_same_index(t, tap_shared_dir());
 	mlq__terms_free(t);
 	return done_testing();
