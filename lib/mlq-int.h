@@ -29,6 +29,10 @@ struct mlq_terms *mlq__terms_new(void);
 void mlq__terms_free(struct mlq_terms *t);
 enum mlq_status mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m);
 size_t mlq__text_indexed_len(const char *body, size_t len);
+/* A stored message's headers and body only: no trailers, patch or tags
+ * (parse.c), for what reads the text alone. */
+enum mlq_status mlq__msg_parse_text(const void *zraw, size_t zlen,
+    size_t len, struct mlq_msg **out, struct mlq_err *err);
 /* The FTS5 API of db, for its tokenizers; NULL when it has none. */
 struct sqlite3;
 struct fts5_api;

@@ -264,8 +264,7 @@ struct mlq_addr {
  * The columns of the free-text index, as lore splits a message
  * (text-terms.c): the subject; the body's own text and the diff's file
  * names; its quoted lines; the diff's removed, added and context lines
- * and hunk headers' function names; and From, the author and Message-Id,
- * which free words search as lore's do.
+ * and hunk headers' function names.
  */
 enum mlq_text_col {
 	MLQ_TC_SUBJECT,
@@ -275,7 +274,6 @@ enum mlq_text_col {
 	MLQ_TC_DFB,
 	MLQ_TC_DFCTX,
 	MLQ_TC_DFHH,
-	MLQ_TC_HDR,
 	MLQ_TEXT_NCOLS
 };
 

@@ -33,6 +33,7 @@ struct parse_state {
 	size_t nhdrs;
 	struct mlq_buf body; /* decoded text/plain, UTF-8 */
 	struct mlq_err *err;
+	bool text_only; /* subject and body, for a phrase (store-phrase.c) */
 };
 
 /* A header line starts with a field name: printable ASCII up to ':'. */
@@ -998,6 +999,8 @@ parse_fields(struct parse_state *ps, const char *orig, size_t orig_len)
 	if ((st = parse_refs(ps)) != MLQ_OK)
 		return st;
 	parse_list_id(ps);
+	if (ps->text_only)
+		return parse_body(ps);
 	if ((st = parse_body(ps)) != MLQ_OK ||
 	    (st = mlq_subject_parse(m->subject, ps->a, &m->subj, ps->err)) !=
 		MLQ_OK ||
@@ -1023,8 +1026,8 @@ too_big(size_t len, struct mlq_err *err)
 
 /* Deflates raw into m->zraw for the store unless it is stored already. */
 static enum mlq_status
-msg_parse(const char *raw, size_t len, bool stored, struct mlq_msg **out,
-    struct mlq_err *err)
+msg_parse(const char *raw, size_t len, bool stored, bool text_only,
+    struct mlq_msg **out, struct mlq_err *err)
 {
 	struct parse_state ps;
 	struct mlq_buf conv;
@@ -1042,6 +1045,7 @@ msg_parse(const char *raw, size_t len, bool stored, struct mlq_msg **out,
 		return mlq_err_set(err, MLQ_EINPUT, "empty message");
 	memset(&ps, 0, sizeof(ps));
 	ps.err = err;
+	ps.text_only = text_only;
 	ps.a = mlq_arena_new();
 	ps.ha = mlq_arena_new();
 	m = ps.a && ps.ha ? mlq_arena_alloc(ps.a, sizeof(*m)) : NULL;
@@ -1082,11 +1086,12 @@ enum mlq_status
 mlq_msg_parse(const char *raw, size_t len, struct mlq_msg **out,
     struct mlq_err *err)
 {
-	return msg_parse(raw, len, false, out, err);
+	return msg_parse(raw, len, false, false, out, err);
 }
 
-enum mlq_status
-mlq_msg_parse_stored(const void *zraw, size_t zlen, size_t len,
+/* The stored message zraw, whole or (text_only) its subject and body. */
+static enum mlq_status
+parse_stored(const void *zraw, size_t zlen, size_t len, bool text_only,
     struct mlq_msg **out, struct mlq_err *err)
 {
 	struct mlq_buf raw;
@@ -1099,10 +1104,24 @@ mlq_msg_parse_stored(const void *zraw, size_t zlen, size_t len,
 	mlq_buf_init(&raw);
 	st = mlq_zraw_unpack(zraw, zlen, len, &raw, err);
 	if (st == MLQ_OK)
-		st = msg_parse(raw.data ? raw.data : "", raw.len, true, out,
-		    err);
+		st = msg_parse(raw.data ? raw.data : "", raw.len, true,
+		    text_only, out, err);
 	mlq_buf_release(&raw);
 	return st;
+}
+
+enum mlq_status
+mlq_msg_parse_stored(const void *zraw, size_t zlen, size_t len,
+    struct mlq_msg **out, struct mlq_err *err)
+{
+	return parse_stored(zraw, zlen, len, false, out, err);
+}
+
+enum mlq_status
+mlq__msg_parse_text(const void *zraw, size_t zlen, size_t len,
+    struct mlq_msg **out, struct mlq_err *err)
+{
+	return parse_stored(zraw, zlen, len, true, out, err);
 }
 
 void

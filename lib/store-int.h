@@ -206,7 +206,7 @@ enum mlq_status mlq__sync_end(struct mlq_store *st, struct mlq_err *err);
 #define MLQ__TEXT_KEY(day, id) ((day) * (MLQ__TEXT_ID_MAX + 1) + (id))
 #define MLQ__TEXT_DAY(rowid) ((rowid) >> 32)
 /* The columns of table fts, in the order of enum mlq_text_col. */
-#define MLQ__TEXT_COLS "subject, nq, q, dfa, dfb, dfctx, dfhh, hdr"
+#define MLQ__TEXT_COLS "subject, nq, q, dfa, dfb, dfctx, dfhh"
 /* The message id in a text rowid, in SQL. */
 #define MLQ__TEXT_ID_SQL(rowid) "(" rowid " & 4294967295)"
 enum mlq_status mlq__text_add(struct mlq_store *st, int64_t id,

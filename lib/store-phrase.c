@@ -94,7 +94,7 @@ static enum mlq_status
 parse_stored(const void *z, size_t zlen, size_t len, void *arg,
     struct mlq_err *err)
 {
-	return mlq_msg_parse_stored(z, zlen, len, arg, err);
+	return mlq__msg_parse_text(z, zlen, len, arg, err);
 }
 
 static void

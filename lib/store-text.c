@@ -135,7 +135,7 @@ mlq__text_flush(struct mlq_store *st, struct mlq_err *err)
 	qsort(st->text, st->ntext, sizeof(*st->text), cmp_key);
 	s = mlq__store_stmt(st, S_FTS_ADD,
 	    "INSERT INTO fts(rowid, " MLQ__TEXT_COLS ") "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (s == NULL)
 		rc = MLQ_EDB;
 	for (i = 0; rc == MLQ_OK && i < st->ntext; i++) {

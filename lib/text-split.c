@@ -215,15 +215,6 @@ looks_like_diff(const char *p, const char *end)
 	return false;
 }
 
-static void
-add_addr(struct mlq_buf *b, const struct mlq_addr *a)
-{
-	if (a->name != NULL)
-		put(b, a->name, strlen(a->name));
-	if (a->email != NULL)
-		put(b, a->email, strlen(a->email));
-}
-
 void
 mlq__text_columns(const struct mlq_msg *m, struct mlq_buf *cols)
 {
@@ -235,11 +226,6 @@ mlq__text_columns(const struct mlq_msg *m, struct mlq_buf *cols)
 		mlq_buf_reset(&cols[i]);
 	if (m->subject != NULL)
 		put(&cols[MLQ_TC_SUBJECT], m->subject, strlen(m->subject));
-	add_addr(&cols[MLQ_TC_HDR], &m->from);
-	add_addr(&cols[MLQ_TC_HDR], &m->author);
-	add_addr(&cols[MLQ_TC_HDR], &m->unmapped);
-	if (m->msgid != NULL && !m->msgid_synthetic)
-		put(&cols[MLQ_TC_HDR], m->msgid, strlen(m->msgid));
 
 	len = mlq__text_indexed_len(body, m->body ? m->body_len : 0);
 	end = body + len;

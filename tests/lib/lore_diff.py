@@ -13,7 +13,7 @@ explained difference, and the share of queries whose answers are equal.
 import gzip, mailbox, re, subprocess, sys, tempfile, urllib.error
 import urllib.parse, urllib.request
 
-RULES = {"wildcard", "author", "day"}
+RULES = {"wildcard", "author", "day", "free"}
 
 
 def lore_ids(url, q):

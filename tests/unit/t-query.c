@@ -64,7 +64,7 @@ static const struct {
 	    "(and (or fts[(\"a\")] fts[(\"b\")]) fts[(\"c\")])" },
 	{ "\"use after free\"",
 	    "(and fts[(\"use\" AND \"after\" AND \"free\")] "
-	    "phrase[use after free]0xff)" },
+	    "phrase[use after free]0x7f)" },
 	{ "s:\"use after free\"",
 	    "(and fts[subject : (\"use\" AND \"after\" AND \"free\")] "
 	    "phrase[use after free]0x1)" },
@@ -73,8 +73,8 @@ static const struct {
 	{ "nfs4_proc", "fts[(\"nfs4_proc\")]" },
 	{ "kfree()", "fts[(\"kfree\")]" },
 	{ "Fixes:", "fts[(\"Fixes\")]" },
-	{ "12:30", "(and fts[(\"12\" AND \"30\")] phrase[12:30]0xff)" },
-	{ "foo-bar", "(and fts[(\"foo\" AND \"bar\")] phrase[foo-bar]0xff)" },
+	{ "12:30", "(and fts[(\"12\" AND \"30\")] phrase[12:30]0x7f)" },
+	{ "foo-bar", "(and fts[(\"foo\" AND \"bar\")] phrase[foo-bar]0x7f)" },
 	{ "foo-bar*", "fts[(\"foo\" AND \"bar\"*)]" },
 	{ "or", "fts[(\"or\")]" },
 	{ "b:x bs:y nq:z q:w dfa:v dfb:u",

@@ -53,8 +53,6 @@ check_words(struct mlq_terms *t)
 	    "subject length");
 	is_str(m->terms[MLQ_TC_NQ], "foo bar baz_qux 1 2 3 resume",
 	    "body: a column's words once, whatever their case");
-	is_str(m->terms[MLQ_TC_HDR], "a example org w1",
-	    "From and Message-Id are words too, as lore's free words read");
 	mlq_msg_free(m);
 
 	m = parse("Message-ID: <w2@example.org>\nFrom: a@example.org\n\n");
