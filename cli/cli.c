@@ -89,7 +89,8 @@ usage(FILE *f, const struct cli_cmd *const *commands, size_t ncommands)
 {
 	size_t i;
 
-	fprintf(f, "usage: mlq [--db PATH] [-c CONFIG] COMMAND [ARGS]\n\n");
+	fprintf(f, "usage: mlq [--db PATH] [-c|--config CONFIG] [-h|--help] "
+		   "[--version] COMMAND [ARGS]\n\n");
 	for (i = 0; i < ncommands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i]->name,
 		    commands[i]->summary);
@@ -111,7 +112,8 @@ find_cmd(const char *name, const struct cli_cmd *const *commands,
 static int
 cmd_help(const struct cli_cmd *cmd)
 {
-	printf("usage: mlq %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+	printf("usage: mlq %s%s%s\n\n%s\n", cmd->name, *cmd->usage ? " " : "",
+	    cmd->usage, cmd->summary);
 	if (cmd->details != NULL)
 		printf("\n%s", cmd->details);
 	return 0;
