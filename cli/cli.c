@@ -359,6 +359,12 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 		argc = optind + n;
 	}
 	mlq_err_clear(&err);
+	if (cmd->own_conf) {
+		argc -= optind;
+		argv += optind;
+		optind = 0;
+		return cmd->exec(&cli, argc, argv);
+	}
 	if (mlq_conf_load(cli.config_path, &cli.conf, &err) != MLQ_OK) {
 		struct mlq_err err2;
 

@@ -35,6 +35,7 @@ struct cli_cmd {
 	/* The config sections it reads ("database identity"); NULL: all.
 	 * A broken section it does not read is a warning, not an error. */
 	const char *conf_needs;
+	bool own_conf; /* reads the config itself: cli_main loads none */
 };
 
 /*
@@ -67,6 +68,7 @@ struct cli_cmd {
 
 extern const struct cli_cmd cmd_am;
 extern const struct cli_cmd cmd_cat;
+extern const struct cli_cmd cmd_config;
 extern const struct cli_cmd cmd_digest;
 extern const struct cli_cmd cmd_import;
 extern const struct cli_cmd cmd_lists;

@@ -42,6 +42,7 @@ enum mlq_status (*const cli_phrases)(struct mlq_store *,
 static const struct cli_cmd *const commands[] = {
 	&am_helper,
 	&cat_helper,
+	&cmd_config,
 	&cmd_digest,
 	&import_helper,
 	&cmd_lists,

@@ -50,27 +50,11 @@ static void __attribute__((noreturn)) mlqd_usage(bool help)
 	exit(help ? 0 : 2);
 }
 
-/*
- * The digest as a whole: a schedule needs recipients, a sender and an
- * SMTP server to mail through.  Each gap is one line; the count.
- */
-static int
-mlqd_check_digest(const struct mlq_conf *c)
+static void
+mlqd_report(const char *msg, void *arg)
 {
-	const struct mlq_conf_digest *g = &c->digest;
-	const char *path = c->path != NULL ? c->path : "config";
-	int n = 0;
-
-	if (g->schedule.kind == MLQ_SCHED_NONE)
-		return 0;
-	if (g->nto == 0 && ++n)
-		mlq_warnx("%s: [digest]: a schedule but no 'to'", path);
-	if (g->smtp == NULL && ++n)
-		mlq_warnx("%s: [digest]: a schedule but no 'smtp' to send it "
-			  "through", path);
-	if (g->from == NULL && ++n)
-		mlq_warnx("%s: [digest]: a schedule but no 'from'", path);
-	return n;
+	(void)arg;
+	mlq_warnx("%s", msg);
 }
 
 /* An absolute form of path (the daemon chdirs to /); caller frees. */
@@ -285,20 +269,26 @@ main(int argc, char **argv)
 		mlqd_usage(false);
 	mlq_log_init("mlqd", true, verbosity);
 
+	if (check) {
+		unsigned nerr = 0;
+
+		/* Every error in the file, not the first. */
+		if (mlq_conf_check(d.conf_path, mlqd_report, NULL, &nerr,
+			&err) != MLQ_OK) {
+			mlq_warnx("%s", err.msg);
+			return 3;
+		}
+		if (nerr > 0)
+			return 2;
+		printf("configuration OK\n");
+		return 0;
+	}
 	if (mlq_conf_load(d.conf_path, &d.conf, &err) != MLQ_OK) {
 		mlq_warnx("%s", err.msg);
 		return err.status == MLQ_EIO || err.status == MLQ_ENOMEM ? 3
 									 : 2;
 	}
-	if (mlqd_check_digest(d.conf) != 0 && check) {
-		mlq_conf_free(d.conf);
-		return 2;
-	}
-	if (check) {
-		printf("configuration OK\n");
-		mlq_conf_free(d.conf);
-		return 0;
-	}
+	(void)mlq_conf_check_digest(d.conf, mlqd_report, NULL);
 	if (d.conf->nsources == 0 &&
 	    d.conf->digest.schedule.kind == MLQ_SCHED_NONE) {
 		mlq_warnx("nothing to do: no [source] and no digest schedule in %s",

@@ -4,12 +4,15 @@
  */
 #include "config.h"
 
+#include <netdb.h>
+#include <pwd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mlq-int.h"
 
@@ -132,6 +135,7 @@ struct conf_build {
 	unsigned sections_seen;	  /* bit per unnamed section */
 	const char *secrets_file; /* where 'secrets' was set, for messages */
 	unsigned secrets_line;
+	struct mlq__conf_errs *errs; /* a check of the whole file */
 };
 
 /* "[source "lkml"]" or "[digest]" into b. */
@@ -682,7 +686,10 @@ conf_section(struct conf_build *bd, const struct mlq__conf_item *it,
 	enum mlq_status st;
 	size_t s;
 
-	if ((st = conf_section_end(bd, it->file, err)) != MLQ_OK)
+	/* The section before ends whatever this one is. */
+	st = conf_section_end(bd, it->file, err);
+	bd->base = NULL;
+	if ((st = mlq__conf_errs_take(bd->errs, st, err)) != MLQ_OK)
 		return st;
 	for (s = 0; s < SECT_COUNT; s++)
 		if (strcmp(conf_sections[s].name, it->section) == 0)
@@ -771,9 +778,43 @@ conf_item(const struct mlq__conf_item *it, void *arg, struct mlq_err *err)
 	return conf_set(bd, k, it, err);
 }
 
+/*
+ * [digest] from unset: the user at the host's fully qualified name, as
+ * mail(1) and cron send; NULL where neither is known.  Only a digest that
+ * is sent asks (a name lookup is not for every search).
+ */
+static const char *
+conf_default_from(struct mlq_arena *a)
+{
+	struct addrinfo hints, *ai = NULL;
+	const struct passwd *pw = getpwuid(getuid());
+	const char *user = pw != NULL ? pw->pw_name : getenv("USER");
+	const char *host;
+	char name[256], *from = NULL;
+
+	if (user == NULL || *user == '\0' || gethostname(name, sizeof(name)) != 0)
+		return NULL;
+	name[sizeof(name) - 1] = '\0';
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_flags = AI_CANONNAME;
+	host = name;
+	if (strchr(name, '.') == NULL && getaddrinfo(name, NULL, &hints, &ai) == 0 &&
+	    ai->ai_canonname != NULL && strchr(ai->ai_canonname, '.') != NULL)
+		host = ai->ai_canonname;
+	if (*host != '\0') {
+		size_t n = strlen(user) + strlen(host) + 2;
+
+		if ((from = mlq_arena_alloc(a, n)) != NULL)
+			snprintf(from, n, "%s@%s", user, host);
+	}
+	if (ai != NULL)
+		freeaddrinfo(ai);
+	return from;
+}
+
 enum mlq_status
 mlq__conf_build(struct mlq_conf *c, const char *text, size_t len,
-    struct mlq_err *err)
+    struct mlq__conf_errs *errs, struct mlq_err *err)
 {
 	struct conf_build bd;
 	enum mlq_status st;
@@ -781,15 +822,50 @@ mlq__conf_build(struct mlq_conf *c, const char *text, size_t len,
 
 	memset(&bd, 0, sizeof(bd));
 	bd.c = c;
+	bd.errs = errs;
 	if ((st = conf_defaults(&bd, SECT_DIGEST, &c->digest, err)) != MLQ_OK)
 		return st;
 	bd.base = NULL;
-	st = mlq__conf_parse(c->path, text, len, conf_item, &bd, err);
+	st = mlq__conf_parse(c->path, text, len, conf_item, &bd, errs, err);
 	if (st == MLQ_OK)
-		st = conf_section_end(&bd, c->path, err);
+		st = mlq__conf_errs_take(errs,
+		    conf_section_end(&bd, c->path, err), err);
 	if (st == MLQ_OK && c->secrets_set &&
 	    mlq_conf_check_secrecy(c->secrets, &serr) != MLQ_OK)
-		st = mlq_err_set(err, MLQ_EINPUT, "%s:%u: [digest]: %s",
-		    bd.secrets_file, bd.secrets_line, serr.msg);
+		st = mlq__conf_errs_take(errs,
+		    mlq_err_set(err, MLQ_EINPUT, "%s:%u: [digest]: %s",
+			bd.secrets_file, bd.secrets_line, serr.msg),
+		    err);
+	if (st == MLQ_OK && errs != NULL && errs->n > 0)
+		st = mlq_err_set(err, MLQ_EINPUT, "%s: %u error%s", c->path,
+		    errs->n, errs->n == 1 ? "" : "s");
+	if (st == MLQ_OK && c->digest.from == NULL &&
+	    (c->digest.schedule.kind != MLQ_SCHED_NONE || c->digest.nto > 0))
+		c->digest.from = conf_default_from(c->arena);
 	return st;
+}
+
+unsigned
+mlq_conf_check_digest(const struct mlq_conf *c, mlq_conf_report_fn fn,
+    void *arg)
+{
+	const struct mlq_conf_digest *g = &c->digest;
+	const char *path = c->path != NULL ? c->path : "config";
+	char msg[256];
+	unsigned n = 0;
+
+	if (g->schedule.kind == MLQ_SCHED_NONE)
+		return 0;
+#define GAP(cond, what)                                                        \
+	if (cond) {                                                            \
+		snprintf(msg, sizeof(msg), "%s: [digest]: a schedule but %s",  \
+		    path, what);                                               \
+		fn(msg, arg);                                                  \
+		n++;                                                           \
+	}
+	GAP(g->nto == 0, "no 'to'");
+	GAP(g->smtp == NULL, "no 'smtp' to send it through");
+	GAP(g->from == NULL, "no 'from'");
+#undef GAP
+	return n;
 }

@@ -175,13 +175,26 @@ conf_pair(struct conf_parser *ps, const char *p, const char *end, unsigned line,
 }
 
 enum mlq_status
+mlq__conf_errs_take(struct mlq__conf_errs *errs, enum mlq_status st,
+    struct mlq_err *err)
+{
+	if (errs == NULL || st != MLQ_EINPUT)
+		return st;
+	errs->fn(err->msg, errs->arg);
+	errs->n++;
+	mlq_err_clear(err);
+	return MLQ_OK;
+}
+
+enum mlq_status
 mlq__conf_parse(const char *file, const char *text, size_t len, mlq__conf_fn fn,
-    void *arg, struct mlq_err *err)
+    void *arg, struct mlq__conf_errs *errs, struct mlq_err *err)
 {
 	struct conf_parser ps;
 	const char *p = text, *end = text + len, *eol, *q;
 	enum mlq_status st = MLQ_OK;
 	unsigned line = 0;
+	bool skip = false; /* the section's header failed */
 
 	memset(&ps, 0, sizeof(ps));
 	ps.file = file;
@@ -204,10 +217,12 @@ mlq__conf_parse(const char *file, const char *text, size_t len, mlq__conf_fn fn,
 			p++;
 		if (p == q || *p == ';' || *p == '#')
 			;
-		else if (*p == '[')
+		else if (*p == '[') {
 			st = conf_header(&ps, p, q, line, fn, arg, err);
-		else
+			skip = st != MLQ_OK;
+		} else if (!skip)
 			st = conf_pair(&ps, p, q, line, fn, arg, err);
+		st = mlq__conf_errs_take(errs, st, err);
 		p = eol < end ? eol + 1 : end;
 	}
 	mlq_buf_release(&ps.section);
@@ -348,9 +363,9 @@ conf_default_secrets(struct mlq_conf *c, struct mlq_err *err)
 	return MLQ_OK;
 }
 
-enum mlq_status
-mlq_conf_load_buf(const char *name, const char *text, size_t len,
-    struct mlq_conf **out, struct mlq_err *err)
+static enum mlq_status
+conf_load_buf(const char *name, const char *text, size_t len,
+    struct mlq__conf_errs *errs, struct mlq_conf **out, struct mlq_err *err)
 {
 	struct mlq_conf *c;
 	enum mlq_status st;
@@ -361,7 +376,7 @@ mlq_conf_load_buf(const char *name, const char *text, size_t len,
 	c->found = true;
 	c->path = mlq_arena_strdup(c->arena, name);
 	st = c->path == NULL ? mlq_err_set(err, MLQ_ENOMEM, "out of memory")
-			     : mlq__conf_build(c, text, len, err);
+			     : mlq__conf_build(c, text, len, errs, err);
 	if (st == MLQ_OK)
 		st = conf_default_secrets(c, err);
 	if (st != MLQ_OK) {
@@ -370,6 +385,13 @@ mlq_conf_load_buf(const char *name, const char *text, size_t len,
 	}
 	*out = c;
 	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_conf_load_buf(const char *name, const char *text, size_t len,
+    struct mlq_conf **out, struct mlq_err *err)
+{
+	return conf_load_buf(name, text, len, NULL, out, err);
 }
 
 /*
@@ -408,15 +430,49 @@ conf_keep_sections(struct mlq_buf *text, const char *only)
 	}
 }
 
+static enum mlq_status conf_load(const char *path, const char *only,
+    struct mlq__conf_errs *errs, struct mlq_conf **out, struct mlq_err *err);
+
 enum mlq_status
 mlq_conf_load(const char *path, struct mlq_conf **out, struct mlq_err *err)
 {
-	return mlq_conf_load_only(path, NULL, out, err);
+	return conf_load(path, NULL, NULL, out, err);
 }
 
 enum mlq_status
 mlq_conf_load_only(const char *path, const char *only, struct mlq_conf **out,
     struct mlq_err *err)
+{
+	return conf_load(path, only, NULL, out, err);
+}
+
+enum mlq_status
+mlq_conf_check(const char *path, mlq_conf_report_fn fn, void *arg,
+    unsigned *nerr, struct mlq_err *err)
+{
+	struct mlq__conf_errs errs = { fn, arg, 0 };
+	struct mlq_conf *c = NULL;
+	enum mlq_status st;
+
+	st = conf_load(path, NULL, &errs, &c, err);
+	/* A file that cannot be found or read is one error like the rest. */
+	if (st == MLQ_EUSAGE)
+		st = mlq__conf_errs_take(&errs, MLQ_EINPUT, err);
+	/* The errors are told; the count is the answer. */
+	if (st == MLQ_EINPUT && errs.n > 0) {
+		mlq_err_clear(err);
+		st = MLQ_OK;
+	}
+	if (st == MLQ_OK && c != NULL && errs.n == 0)
+		errs.n += mlq_conf_check_digest(c, fn, arg);
+	mlq_conf_free(c);
+	*nerr = errs.n;
+	return st;
+}
+
+static enum mlq_status
+conf_load(const char *path, const char *only, struct mlq__conf_errs *errs,
+    struct mlq_conf **out, struct mlq_err *err)
 {
 	struct mlq_buf name, text;
 	struct mlq_conf *c;
@@ -461,7 +517,7 @@ mlq_conf_load_only(const char *path, const char *only, struct mlq_conf **out,
 	if (st == MLQ_OK && only != NULL)
 		conf_keep_sections(&text, only);
 	if (st == MLQ_OK)
-		st = mlq_conf_load_buf(path, text.data, text.len, out, err);
+		st = conf_load_buf(path, text.data, text.len, errs, out, err);
 out:
 	mlq_buf_release(&name);
 	mlq_buf_release(&text);

@@ -230,15 +230,28 @@ struct mlq__conf_item {
 typedef enum mlq_status (*mlq__conf_fn)(const struct mlq__conf_item *it,
     void *arg, struct mlq_err *err);
 
+/* Where a check of the whole file (mlq_conf_check) collects its errors. */
+struct mlq__conf_errs {
+	mlq_conf_report_fn fn;
+	void *arg;
+	unsigned n;
+};
+/* With errs, an MLQ_EINPUT in err goes to errs and becomes MLQ_OK. */
+enum mlq_status mlq__conf_errs_take(struct mlq__conf_errs *errs,
+    enum mlq_status st, struct mlq_err *err);
+
 /*
  * Streams text to fn, knowing no keys.  Stops at the first syntax error or
- * at fn's first failure, which it returns.
+ * at fn's first failure, which it returns; with errs, reports each and
+ * goes on (a section whose header failed is skipped).
  */
 enum mlq_status mlq__conf_parse(const char *file, const char *text, size_t len,
-    mlq__conf_fn fn, void *arg, struct mlq_err *err);
-/* Fills c (its arena and path already set) from text by the key table. */
+    mlq__conf_fn fn, void *arg, struct mlq__conf_errs *errs,
+    struct mlq_err *err);
+/* Fills c (its arena and path already set) from text by the key table;
+ * errs as for mlq__conf_parse. */
 enum mlq_status mlq__conf_build(struct mlq_conf *c, const char *text,
-    size_t len, struct mlq_err *err);
+    size_t len, struct mlq__conf_errs *errs, struct mlq_err *err);
 /*
  * ~ or ~/x to $HOME; a relative path is taken from the directory of
  * 'base' (a file name; NULL: left relative).  Into a; NULL on ENOMEM or

@@ -896,6 +896,19 @@ enum mlq_status mlq_conf_load(const char *path, struct mlq_conf **out,
  * a command that needs no [digest] is not stopped by a broken one. */
 enum mlq_status mlq_conf_load_only(const char *path, const char *only,
     struct mlq_conf **out, struct mlq_err *err);
+/*
+ * Checks a config whole (mlqd -n, mlq config check): every error in it,
+ * each with file, line and key, goes to fn, and then, if there were
+ * none, what the digest lacks as a whole.  *nerr counts them.  Returns
+ * MLQ_EIO (and no count) only when the file cannot be read.
+ */
+typedef void (*mlq_conf_report_fn)(const char *msg, void *arg);
+enum mlq_status mlq_conf_check(const char *path, mlq_conf_report_fn fn,
+    void *arg, unsigned *nerr, struct mlq_err *err);
+/* What c's digest lacks to be sent on its schedule, each to fn; the
+ * count. */
+unsigned mlq_conf_check_digest(const struct mlq_conf *c, mlq_conf_report_fn fn,
+    void *arg);
 /* The same from memory; 'name' prefixes error messages ("config"). */
 enum mlq_status mlq_conf_load_buf(const char *name, const char *text,
     size_t len, struct mlq_conf **out, struct mlq_err *err);

@@ -38,9 +38,28 @@ is "$?:$(cat "$TMP/err")" \
 # The digest as a whole, and a daemon with nothing to do.
 printf '[digest]\nschedule = weekly mon 08:00\nto = a@example.org\n' >"$MLQ_CONFIG"
 "$MLQD" -n >/dev/null 2>"$TMP/err"
-is "$?:$(cat "$TMP/err")" "2:mlqd: $MLQ_CONFIG: [digest]: a schedule but no 'smtp' to send it through
-mlqd: $MLQ_CONFIG: [digest]: a schedule but no 'from'" \
+is "$?:$(cat "$TMP/err")" "2:mlqd: $MLQ_CONFIG: [digest]: a schedule but no 'smtp' to send it through" \
     "mlqd -n names every gap of the digest, not 'configuration OK'"
+# No 'from': the user at this host, as mail(1) sends.
+printf 'smtp = smtp://127.0.0.1:25\n' >>"$MLQ_CONFIG"
+"$MLQD" -n >"$TMP/out" 2>&1
+is "$?:$(cat "$TMP/out")" "0:configuration OK" "a digest's 'from' defaults"
+
+# Every error of the file, each with its line and key; then exit 2.
+printf '%s\n' '[database]' 'bogus = 1' '[source "a"]' 'interval = 5m' \
+    '[nosuch]' 'foo = bar' '[source "b"]' 'url = https://lore.kernel.org/x/' \
+    'interval = 10s' '[digest]' 'unreviewed-days = 999' >"$MLQ_CONFIG"
+want="$MLQ_CONFIG:2: [database]: unknown key 'bogus'
+$MLQ_CONFIG:3: [source \"a\"]: missing key 'url'
+$MLQ_CONFIG:5: unknown section [nosuch]
+$MLQ_CONFIG:7: [source \"b\"]: interval: at least 1m for a server that is not this host's
+$MLQ_CONFIG:11: [digest]: unreviewed-days: '999' is not a number in 1..365"
+"$MLQD" -n >/dev/null 2>"$TMP/err"
+is "$?:$(sed 's/^mlqd: //' "$TMP/err")" "2:$want" "mlqd -n reports every error, not the first"
+"$MLQ" config check >/dev/null 2>"$TMP/err"
+is "$?:$(sed 's/^mlq: //' "$TMP/err")" "2:$want" "mlq config check, the same"
+"$MLQ" config check -c "$TMP/example.conf" >"$TMP/out" 2>&1
+is "$?:$(cat "$TMP/out")" "0:configuration OK" "mlq config check of a good file"
 : >"$MLQ_CONFIG"
 "$MLQD" -f --once >/dev/null 2>"$TMP/err"
 is "$?:$(cat "$TMP/err")" "2:mlqd: nothing to do: no [source] and no digest schedule in $MLQ_CONFIG" \
