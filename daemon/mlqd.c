@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h> /* _PATH_LOG */
 #include <time.h>
 #include <unistd.h>
 
@@ -148,6 +149,15 @@ mlqd_detach(void)
 		if (fd > STDERR_FILENO)
 			close(fd);
 	}
+}
+
+/* Whether syslog(3) has a socket to write to. */
+static bool
+mlqd_has_syslog(void)
+{
+	struct stat sb;
+
+	return stat(_PATH_LOG, &sb) == 0 && S_ISSOCK(sb.st_mode);
 }
 
 static void
@@ -303,6 +313,18 @@ main(int argc, char **argv)
 	d.db_path = mlqd_abspath(db);
 	free(db);
 
+	/*
+	 * Detached, mlqd logs to syslog.  Where there is none (a container,
+	 * a minimal box) and stderr goes to a file or a service manager, it
+	 * logs there and stays; on a terminal it says the log is lost.
+	 */
+	if (!foreground && !d.once && !mlqd_has_syslog()) {
+		if (!isatty(STDERR_FILENO))
+			foreground = true;
+		else
+			mlq_warnx("no syslog socket (%s): the log of a detached "
+				  "mlqd is lost; -f keeps it on stderr", _PATH_LOG);
+	}
 	if (!foreground && !d.once) {
 		mlqd_detach();
 		mlq_log_init("mlqd", false, verbosity);

@@ -65,4 +65,14 @@ is "$?:$(cat "$TMP/out")" "0:configuration OK" "mlq config check of a good file"
 is "$?:$(cat "$TMP/err")" "2:mlqd: nothing to do: no [source] and no digest schedule in $MLQ_CONFIG" \
     "mlqd with nothing to do says so and exits 2"
 
+# No syslog socket and stderr not a terminal: mlqd logs there and stays.
+if [ -S /dev/log ]; then
+	ok 0 "# SKIP this machine has a syslog socket"
+else
+	printf '[source "s"]\nurl = %s\n' "$TMP/none.mbox" >"$MLQ_CONFIG"
+	timeout 2 "$MLQD" >/dev/null 2>"$TMP/err" </dev/null
+	is "$?:$(grep -c 'mlqd: started, database' "$TMP/err")" "124:1" \
+	    "without syslog, a detached mlqd logs to stderr and stays"
+fi
+
 test_done
