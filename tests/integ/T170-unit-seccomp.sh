@@ -76,4 +76,13 @@ sed -i "s|^ExecStart=[^ ]*|ExecStart=$MLQD|" "$TMP/mlqd.service"
 systemd-analyze verify "$TMP/mlqd.service" >"$TMP/verify" 2>&1
 is "$?:$(cat "$TMP/verify")" "0:" "systemd-analyze verify accepts the unit"
 
+# The system unit: the same filter, and systemd accepts it.
+SYS=$top_srcdir/contrib/mlqd-system.service
+is "$(grep '^SystemCall' "$SYS")" "$(grep '^SystemCall' "$UNIT")" \
+    "the system unit has the user unit's filter"
+mkdir -p "$TMP/system"
+sed "s|^ExecStart=[^ ]*|ExecStart=$MLQD|" "$SYS" >"$TMP/system/mlqd.service"
+systemd-analyze verify "$TMP/system/mlqd.service" >"$TMP/verify" 2>&1
+is "$?:$(cat "$TMP/verify")" "0:" "systemd-analyze verify accepts the system unit"
+
 test_done
