@@ -21,8 +21,12 @@ static int cmd_digest_exec(struct cli *, int, char **);
 const struct cli_cmd cmd_digest = {
 	.name = "digest",
 	.usage = "[--since DATE] [--until DATE] [--watch DOMAIN_OR_ADDR]... "
-		 "[--list NAME] [--send] [--format text|json]",
+		 "[--list NAME] [--send [--dry-run]] [--format text|json]",
 	.summary = "the review state of a period; --send mails it",
+	.details =
+	    "With no dates: the period --send would mail next, the last one the\n"
+	    "[digest] schedule has completed (else the last 7 days).  --send\n"
+	    "--dry-run prints the whole mail instead of sending it.\n",
 	.flags = CLI_DB_NONE,
 	.exec = cmd_digest_exec,
 };
@@ -193,6 +197,18 @@ open_store(const struct cli *cli, bool write, struct mlq_store **st,
 	    write ? MLQ_STORE_WRITE : MLQ_STORE_READ, st, err);
 }
 
+/* mlq_smtp_fn of --dry-run: the mail as it would go, on stdout. */
+static enum mlq_status
+print_mail(const struct mlq_conf *c, const char *mail, size_t len,
+    bool *retryable, struct mlq_err *err)
+{
+	(void)c;
+	(void)err;
+	*retryable = false;
+	fwrite(mail, 1, len, stdout);
+	return MLQ_OK;
+}
+
 /* The daemon's round: every scheduled period due at 'now' and not sent. */
 static int
 send_due(struct mlq_store *st, const struct mlq_conf *conf, int64_t now)
@@ -200,6 +216,7 @@ send_due(struct mlq_store *st, const struct mlq_conf *conf, int64_t now)
 	struct mlq_digest_state ds;
 	struct mlq_err err;
 	enum mlq_status rc;
+	int64_t due;
 	char next[32];
 
 	memset(&ds, 0, sizeof(ds));
@@ -211,25 +228,30 @@ send_due(struct mlq_store *st, const struct mlq_conf *conf, int64_t now)
 			    ds.label);
 		return cli_fail(&err);
 	}
-	mlq_date_format_rfc3339(ds.next, next, sizeof(next));
+	/* When the next one is due, not when mlq would look again. */
+	if (!mlq_digest_next(&conf->digest.schedule, now, &due))
+		due = ds.next;
+	mlq_date_format_rfc3339(due, next, sizeof(next));
 	if (ds.sent > 0)
-		printf("sent %u digest%s, the last for %s\n", ds.sent,
-		    ds.sent == 1 ? "" : "s", ds.label);
+		printf("sent %u digest%s, the last for %s; the next is due %s\n",
+		    ds.sent, ds.sent == 1 ? "" : "s", ds.label, next);
 	else
-		printf("no digest due; next check by %s\n", next);
+		printf("no digest due; the next is due %s\n", next);
 	return 0;
 }
 
 static int
 cmd_digest_exec(struct cli *cli, int argc, char **argv)
 {
-	enum { O_SINCE = 256, O_UNTIL, O_WATCH, O_LIST, O_SEND, O_FORMAT };
+	enum { O_SINCE = 256, O_UNTIL, O_WATCH, O_LIST, O_SEND, O_FORMAT,
+		O_DRY_RUN };
 	static const struct option opts[] = {
 		{ "since", required_argument, NULL, O_SINCE },
 		{ "until", required_argument, NULL, O_UNTIL },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "list", required_argument, NULL, O_LIST },
 		{ "send", no_argument, NULL, O_SEND },
+		{ "dry-run", no_argument, NULL, O_DRY_RUN },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -245,6 +267,7 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 	size_t nwatch = 0, argwatch = 0, i;
 	int64_t now, t;
 	bool has_since = false, has_until = false, send = false, retryable;
+	bool dry = false, scheduled = false;
 	char msgid[256];
 	int c, ret = 0;
 
@@ -281,6 +304,9 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 		case O_SEND:
 			send = true;
 			break;
+		case O_DRY_RUN:
+			dry = true;
+			break;
 		case O_FORMAT:
 			if (!out_format_parse(optarg,
 				OUT_ALLOW(OUT_TEXT) | OUT_ALLOW(OUT_JSON),
@@ -296,6 +322,9 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(&cmd_digest, "digest: unexpected '%s'",
 		    argv[optind]);
+	if (dry && !send)
+		return cli_usage_error(&cmd_digest,
+		    "digest: --dry-run goes with --send");
 	if (!has_since)
 		o.since = o.until - WEEK;
 	if (o.since >= o.until)
@@ -303,7 +332,11 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 		    "digest: --since is not before --until");
 	if ((rc = load_conf(cli, &conf, &err)) != MLQ_OK)
 		return cli_fail(&err);
-	if (send && !has_since && !has_until &&
+	/* No dates: the period the schedule mails next (see send_due). */
+	if (!has_since && !has_until && argwatch == 0 && o.list == NULL &&
+	    mlq_digest_period(&conf->digest.schedule, now, &o.since, &o.until))
+		scheduled = true;
+	if (send && !dry && !has_since && !has_until &&
 	    conf->digest.schedule.kind != MLQ_SCHED_NONE) {
 		if (argwatch > 0 || o.list != NULL) {
 			mlq_conf_free(conf);
@@ -336,10 +369,13 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 	o.nwatch = nwatch;
 	o.unreviewed_days = conf->digest.unreviewed_days;
 	o.conf = conf;
-	rc = open_store(cli, send, &st, &err);
+	rc = open_store(cli, send && !dry, &st, &err);
 	if (rc == MLQ_OK)
 		rc = mlq_digest_build(st, &o, &d, &err);
-	if (rc == MLQ_OK && send) {
+	if (rc == MLQ_OK && dry) {
+		rc = mlq_digest_send(NULL, conf, print_mail, d, scheduled, now,
+		    msgid, sizeof(msgid), &retryable, &err);
+	} else if (rc == MLQ_OK && send) {
 		rc = mlq_digest_send(st, conf, cli_smtp_send, d, false, now,
 		    msgid, sizeof(msgid), &retryable, &err);
 		if (rc == MLQ_OK) {

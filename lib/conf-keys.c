@@ -30,6 +30,7 @@ enum conf_type {
 	CONF_SCHEDULE, /* "daily HH:MM", "weekly mon HH:MM", "off" */
 	CONF_SINCE,    /* YYYY-MM-DD or "all"; int64_t UTC seconds, 0 = all */
 	CONF_NAME,     /* a list name: letters, digits, '.', '_', '-' */
+	CONF_LINK,     /* an http(s) URL with one %s for the Message-Id */
 };
 
 enum conf_sect {
@@ -89,6 +90,10 @@ static const struct conf_key conf_keys[] = {
 	{ SECT_SOURCE, "tls-ca", CONF_PATH, 0, 0, NULL,
 	    "PEM file of the CAs to trust instead of the system's", S_(tls_ca),
 	    0, false },
+	{ SECT_SOURCE, "link", CONF_LINK, 0, 0, NULL,
+	    "a message's URL, %s its Message-Id (default: the source's own "
+	    "where it is a public-inbox)",
+	    S_(link), 0, false },
 	{ SECT_SOURCE, "user", CONF_STRING, 0, 0, NULL,
 	    "login name; the password is in the secrets file", S_(user), 0,
 	    false },
@@ -108,6 +113,9 @@ static const struct conf_key conf_keys[] = {
 	{ SECT_DIGEST, "tls-ca", CONF_PATH, 0, 0, NULL,
 	    "PEM file of the CAs to trust for smtp instead of the system's",
 	    D_(tls_ca), 0, false },
+	{ SECT_DIGEST, "link", CONF_LINK, 0, 0, NULL,
+	    "a message's URL where its source gives none, %s its Message-Id",
+	    D_(link), 0, false },
 	{ SECT_DIGEST, "smtp-user", CONF_STRING, 0, 0, NULL, "SMTP login name",
 	    D_(smtp_user), 0, false },
 	{ SECT_DIGEST, "secrets", CONF_PATH, 0, 0, NULL,
@@ -574,6 +582,17 @@ conf_set(struct conf_build *bd, const struct conf_key *k,
 		if (*(const char **)dst == NULL)
 			return conf_fail(err, it, why);
 		return MLQ_OK;
+	case CONF_LINK:
+		if ((strncmp(v, "https://", 8) != 0 &&
+			strncmp(v, "http://", 7) != 0) ||
+		    (why = strchr(v, '%')) == NULL || why[1] != 's' ||
+		    strchr(why + 1, '%') != NULL) {
+			snprintf(why_buf, sizeof(why_buf),
+			    "'%.80s' is not an http(s) URL with one %%s for "
+			    "the Message-Id", v);
+			return conf_fail(err, it, why_buf);
+		}
+		/* FALLTHROUGH */
 	case CONF_STRING:
 		for (why = v; *why != '\0'; why++)
 			if ((unsigned char)*why < ' ' || *why == 0x7f)

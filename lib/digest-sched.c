@@ -163,7 +163,7 @@ mlq_digest_send(struct mlq_store *st, const struct mlq_conf *c,
 		rc = mlq_err_set(err, MLQ_ENOMEM, "digest: out of memory");
 	else
 		rc = send(c, mail.data, mail.len, retryable, err);
-	if (rc == MLQ_OK)
+	if (rc == MLQ_OK && st != NULL)
 		rc = mlq__store_digest_sent_add(st, d->since, d->until,
 		    scheduled, now, msgid, rcpt.data, err);
 	mlq_buf_release(&body);

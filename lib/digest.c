@@ -173,7 +173,21 @@ digest_clean(struct digest_build *b, const char *s, size_t max)
 
 /* ---- building ---- */
 
-/* The public-inbox URL of a message from an http(s) source, else <msgid>. */
+/* A link template with its %s filled by the Message-Id, into t. */
+static void
+link_fill(struct mlq_buf *t, const char *tmpl, const char *msgid)
+{
+	const char *pct = strstr(tmpl, "%s");
+
+	mlq_buf_add(t, tmpl, (size_t)(pct - tmpl));
+	mlq__pct_encode(t, msgid);
+	mlq_buf_addstr(t, pct + 2);
+}
+
+/*
+ * A message's URL: its source's 'link', else the public-inbox URL of an
+ * http(s) source of its list, else [digest] link, else <msgid>.
+ */
 static const char *
 digest_link(struct digest_build *b, const char *msgid, const char *list)
 {
@@ -183,12 +197,18 @@ digest_link(struct digest_build *b, const char *msgid, const char *list)
 	size_t i, n;
 
 	mlq_buf_init(&t);
-	for (i = 0; b->conf != NULL && list != NULL && i < b->conf->nsources;
+	for (i = 0; b->conf != NULL && list != NULL && i < b->conf->nsources &&
+	     t.len == 0;
 	     i++) {
 		src = &b->conf->sources[i];
-		if (src->list == NULL || strcmp(src->list, list) != 0 ||
-		    (strncmp(src->url, "https://", 8) != 0 &&
-			strncmp(src->url, "http://", 7) != 0))
+		if (src->list == NULL || strcmp(src->list, list) != 0)
+			continue;
+		if (src->link != NULL) {
+			link_fill(&t, src->link, msgid);
+			break;
+		}
+		if (strncmp(src->url, "https://", 8) != 0 &&
+		    strncmp(src->url, "http://", 7) != 0)
 			continue;
 		n = strlen(src->url);
 		mlq_buf_addstr(&t, src->url);
@@ -196,8 +216,9 @@ digest_link(struct digest_build *b, const char *msgid, const char *list)
 			mlq_buf_addch(&t, '/');
 		mlq__pct_encode(&t, msgid);
 		mlq_buf_addch(&t, '/');
-		break;
 	}
+	if (t.len == 0 && b->conf != NULL && b->conf->digest.link != NULL)
+		link_fill(&t, b->conf->digest.link, msgid);
 	if (t.len == 0) {
 		mlq_buf_addch(&t, '<');
 		mlq_text_escape(&t, msgid, strlen(msgid));
@@ -642,15 +663,14 @@ digest_title(struct digest_build *b)
 	mlq_digest_label(b->d->since, b->d->until, label, sizeof(label));
 	b->d->label = digest_strdup(b, label);
 	mlq_buf_init(&t);
+	/* The lists and the period: what a reader files it by. */
 	mlq_buf_addstr(&t, "mlq digest: ");
-	if (b->d->list != NULL) {
+	if (b->d->list != NULL)
 		mlq_buf_addstr(&t, b->d->list);
-	} else if (b->d->nwatch > 0) {
-		for (i = 0; i < b->d->nwatch; i++)
-			mlq_buf_addf(&t, "%s%s", i ? ", " : "", b->d->watch[i]);
-	} else {
-		mlq_buf_addstr(&t, "all lists");
-	}
+	else if (b->d->nlists == 0)
+		mlq_buf_addstr(&t, "no mail");
+	for (i = 0; b->d->list == NULL && i < b->d->nlists; i++)
+		mlq_buf_addf(&t, "%s%s", i ? ", " : "", b->d->lists[i].list);
 	mlq_buf_addf(&t, ", %s", label);
 	b->d->title = digest_clean(b, t.oom ? "" : t.data, 2 * DIGEST_WIDTH);
 	mlq_buf_release(&t);
@@ -687,10 +707,11 @@ mlq_digest_build(struct mlq_store *st, const struct mlq_digest_opts *opts,
 			d->watch[i] = digest_strdup(&b, opts->watch[i]);
 		d->nwatch = opts->nwatch;
 	}
-	digest_title(&b);
 	if (b.rc == MLQ_OK)
 		b.rc = mlq__store_digest_lists(st, d->since, d->until, d->list,
 		    digest_on_list, &b, err);
+	if (b.rc == MLQ_OK)
+		digest_title(&b);
 	if (b.rc == MLQ_OK)
 		digest_scan_period(&b);
 	if (b.rc == MLQ_OK)

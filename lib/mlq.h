@@ -836,6 +836,7 @@ struct mlq_conf_source {
 	const char *list; /* list name recorded with its mail: 'list' or NAME */
 	const char *tls_ca; /* PEM file of trusted CAs; NULL: the system's */
 	const char *user;   /* login; NULL: anonymous */
+	const char *link;   /* a message's URL, %s its Message-Id; NULL */
 	int64_t interval;   /* seconds between polls */
 	int64_t since;	    /* UTC seconds the backfill starts at; 0 = all */
 	unsigned line;	    /* line of the section header */
@@ -865,6 +866,7 @@ struct mlq_conf_digest {
 	const char *smtp_user; /* NULL when unset */
 	bool smtp_starttls;    /* for smtp://; default yes */
 	const char *tls_ca;    /* PEM file of trusted CAs; NULL: the system's */
+	const char *link;      /* a message's URL, %s its Message-Id; NULL */
 	int unreviewed_days;
 };
 
@@ -1101,7 +1103,8 @@ enum mlq_status mlq_digest_send_due(struct mlq_store *st,
 
 /*
  * Mails a built digest to [digest] to through [digest] smtp and records
- * it in the store ('scheduled' tells whether it is a schedule's period).
+ * it in the store ('scheduled' tells whether it is a schedule's period;
+ * st NULL: nothing is recorded, for a dry run).
  * The message id is written to msgid (at least 128 bytes).  Statuses as
  * for mlq_smtp_send(); MLQ_EINPUT when [digest] lacks smtp, from or to.
  */

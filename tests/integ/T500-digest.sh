@@ -50,7 +50,7 @@ smtp_start store
 "$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
 ok $? "digest --send exits 0"
 sed 's/^/# /' "$TMP/err"
-is "$(sed 's/<[^>]*>/<ID>/' "$TMP/out")" "sent 'mlq digest: umn.edu, week 2021-W16' as <ID>" \
+is "$(sed 's/<[^>]*>/<ID>/' "$TMP/out")" "sent 'mlq digest: linux-nfs, netdev, week 2021-W16' as <ID>" \
     "--send says what it sent"
 is "$(smtp_count)" 1 "one mail reached the server"
 MAIL=$(find "$MAILDIR/new" -type f | head -n 1)
@@ -61,7 +61,7 @@ field() { sed -n "s/^$1=//p" "$TMP/headers"; }
 is "$(field from)" "mlq@example.org" "From header"
 is "$(field to)" "maint@example.org, other@example.org" "To header names both recipients"
 is "$(field rcpt)" "maint@example.org, other@example.org" "the envelope reached both"
-is "$(field subject)" "mlq digest: umn.edu, week 2021-W16" "Subject header"
+is "$(field subject)" "mlq digest: linux-nfs, netdev, week 2021-W16" "Subject header"
 is "$(field date_ok)" 1 "Date header parses"
 is "$(field msgid_ok)" 1 "Message-Id is <mlq-digest.HEX@domain>"
 is "$(field mime)" "1.0" "MIME-Version"

@@ -54,7 +54,7 @@ is "$(smtp_count)" 0 "nothing delivered"
 is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM digest_sent")" 0 "nothing recorded"
 conf "$PLAIN" "maint@example.org" "smtp-starttls = no"
 "$MLQ" digest --send >"$TMP/out" 2>"$TMP/err"
-is "$(cat "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
+is "$(sed "s/; the next is due .*//" "$TMP/out")" "sent 1 digest, the last for week 2021-W16" \
     "the refused period was not marked sent"
 is "$(smtp_count)" 1 "delivered once fixed"
 smtp_stop
