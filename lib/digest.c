@@ -477,14 +477,20 @@ digest_versions(struct digest_build *b, const struct mlq__dmsg *m)
 		b->rc = rc;
 		return;
 	}
-	if (n == 0)
+	/* A pull request pulls a series, it is no version of it. */
+	if (n == 0 || m->kind == 3)
 		return;
 	digest_msg(b, m, &newer);
-	for (i = 0; i < n; i++)
-		if (digest_get(b, ids[i], &older, NULL))
-			digest_newer_add(b,
-			    digest_item(b, MLQ_DIGEST_SUPERSEDED, &older),
-			    &newer);
+	for (i = 0; i < n; i++) {
+		if (!digest_get(b, ids[i], &older, NULL) || older.kind == 3)
+			continue;
+		/* Whatever a link says, a version is newer than the one it
+		 * replaces. */
+		if (older.date_ok && newer.date_ok && older.date > newer.date)
+			continue;
+		digest_newer_add(b,
+		    digest_item(b, MLQ_DIGEST_SUPERSEDED, &older), &newer);
+	}
 }
 
 static void
