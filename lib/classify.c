@@ -166,7 +166,7 @@ struct cls_rule {
 	"reformat|align|mention|include|merge|put|make|rephrase|restructure|"  \
 	"sort|simplify|switch|fixup|amend|expand|extend|reduce|limit|"         \
 	"handle|keep|return|sign|base|drop|delete|factor|inline|unify|"        \
-	"revert|wrap|annotate|export|initialize|initialise"
+	"revert|wrap|annotate|export|initialize|initialise|send"
 
 /* What a short "Series applied" may name. */
 #define APPLIED_WHAT                                                           \
@@ -310,7 +310,7 @@ static const struct cls_rule rule_table[] = {
 	    "^ so|then|and|but|also|maybe|perhaps|or? how|what about", NULL,
 	    NULL, NULL, true, "\"How about ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
-	    "shouldn't|wouldn't|isn't it|this|that|they $", NULL, NULL, NULL,
+	    "shouldn't|wouldn't it|this|that|they $", NULL, NULL, NULL,
 	    true, "\"... the generic functions, shouldn't it?\"" },
 	{ MLQ_TAG_CHANGES, "changes-better-would",
 	    "^ better|nicer|cleaner|simpler|safer would|to be|do|use", NULL,
@@ -331,6 +331,28 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, NULL, true, "\"Shouldn't that rather be ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question", "^ why not", NULL, NULL,
 	    NULL, true, "\"Why not ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|then|and|but|also? maybe|perhaps|possibly just|also? "
+	    "@change|drop|call|name|move|show|start|put|mark|check|print|pass|"
+	    "set|go|stick|leave|skip|try|split|lowercase|uppercase",
+	    NULL, NULL, NULL, true, "\"Perhaps add an entry for it?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|then|and|but|also? can|could we|you just|simply|instead|"
+	    "rather|not|also",
+	    NULL, NULL, NULL, true, "\"Can we just call this dma_mask?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|then|and|but|also? shouldn't|wouldn't|can't|couldn't "
+	    "this|that|it|we|you|they|there|the|these|those",
+	    NULL, NULL, NULL, true, "\"So shouldn't we fix the drivers first?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ isn't|wasn't this|that|it what", NULL, NULL, NULL, true,
+	    "\"Isn't this what rhashtable is for?\"" },
+	{ MLQ_TAG_CHANGES, "changes-worth",
+	    "worth adding|calling|mentioning|noting|documenting|checking|"
+	    "using|splitting|moving|making|doing|having|keeping|dropping|"
+	    "removing|fixing|changing|explaining|considering|trying",
+	    NULL, NULL, "not|no|<if|whether", true,
+	    "\"it seems worth calling out that case\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ so|then|but|and? why don't|not|didn't you|we just|simply? "
 	    "@change",
@@ -685,11 +707,22 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		"take|pick|apply|queue|merge|pull|route",
 		/* "..., seriously?": disbelief, not a question */
 		"^ seriously|really|srsly|huh|wow|what $",
+		/* "what am I supposed to think of this?": the writer's own
+		 * puzzle, said, not put to anyone */
+		"what|how am|are i|we supposed|meant|expected|to",
 	};
 	size_t i, j;
 
 	if (!c->question || c->begin == c->end)
 		return false;
+	/* "Could the coverage please be extended ...?", "please refer to
+	 * X?": asked for, not asked.  ("Can you please describe ...?" asks
+	 * the author for facts, a question.) */
+	for (j = c->sent; j < c->end; j++)
+		if (word_in(t[j].s, t[j].len, "please|pls|kindly", 17) &&
+		    (j == c->sent ||
+			!word_eq(t[j - 1].s, t[j - 1].len, "you", 3, false)))
+			return false;
 	/* The vetoes read the whole sentence: "Could you use foo() here?" */
 	for (i = 0; i < MLQ__ARRAY_SIZE(not_questions); i++) {
 		const char *p = not_questions[i];
@@ -724,6 +757,7 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	    "probably|also|really|just|rather|still|then|instead|definitely|"
 	    "actually|perhaps|maybe|not|at|least|explicitly|first|simply|"
 	    "only|either|better|ideally|likely|certainly|obviously|clearly|"
+	    "normally|usually|generally|typically|now|all|both|hopefully|"
 	    "to";
 	static const char hedge_verb[] =
 	    "work|works|suffice|happen|matter|help|hurt|apply|do|cover|solve|"
@@ -754,6 +788,23 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 			continue;
 		if (j > c->begin && word_in(t[j - 1].s, t[j - 1].len,
 					subject_veto, sizeof(subject_veto) - 1))
+			continue;
+		/* "I don't think we need to clamp": the writer's view that
+		 * nothing must change. */
+		for (i = c->begin; i < j; i++)
+			if (word_in(t[i].s, t[i].len, "don't|doesn't|not|never",
+				23) &&
+			    i + 1 < j &&
+			    word_in(t[i + 1].s, t[i + 1].len,
+				"think|believe|see|agree|feel", 28))
+				break;
+		if (i < j)
+			continue;
+		/* "... or drivers have to inform this?": "need to" and
+		 * "have to" in a question ask what must be; only "should"
+		 * and "must" may propose. */
+		if (c->question && !word_in(w->s, w->len, modal,
+				       sizeof(modal) - 1))
 			continue;
 		/* "commits that need to be looked at": a relative clause
 		 * describes; "to have to push back": an infinitive. */
@@ -858,6 +909,10 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 {
 	const struct cls_tok *w = &t[c->begin];
 
+	/* "Sort of, yes.", "Use of ...": a noun, not an order. */
+	if (c->end - c->begin >= 2 &&
+	    word_eq(t[c->begin + 1].s, t[c->begin + 1].len, "of", 2, false))
+		return false;
 	return c->begin == c->sent && c->end - c->begin >= 2 && !c->question &&
 	    w->s[0] >= 'A' && w->s[0] <= 'Z' &&
 	    (word_in(w->s, w->len, CHANGE_VERB, sizeof(CHANGE_VERB) - 1) ||
@@ -1120,6 +1175,39 @@ prose_words(const char *s, size_t n)
 	return words;
 }
 
+/* "FILE:LINE[:COL]: error|warning|note: ...", a compiler's words. */
+static bool
+is_diagnostic_line(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n, *name;
+	int fields = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (name = p; p < end && *p != ' ' && *p != ':';)
+		p++;
+	if (p == name)
+		return false;
+	/* "file.c: In function 'f':", "file.h: At top level:" */
+	if (has_prefix(p, (size_t)(end - p), ": In function ") ||
+	    has_prefix(p, (size_t)(end - p), ": At top level"))
+		return true;
+	/* ":12" and ":5": numbers after the file name. */
+	while (p < end && *p == ':' && p + 1 < end && p[1] >= '0' &&
+	    p[1] <= '9') {
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+			;
+		fields++;
+	}
+	if (fields == 0 || p + 2 > end || p[0] != ':' || p[1] != ' ')
+		return false;
+	p += 2;
+	return has_prefix(p, (size_t)(end - p), "error") ||
+	    has_prefix(p, (size_t)(end - p), "warning") ||
+	    has_prefix(p, (size_t)(end - p), "note") ||
+	    has_prefix(p, (size_t)(end - p), "fatal error");
+}
+
 /* C in the writer's own words: never prose, so never a question. */
 static bool
 is_code_line(const char *s, size_t n)
@@ -1129,6 +1217,9 @@ is_code_line(const char *s, size_t n)
 	/* Pasted `git am` output is a log, not a word of the writer's. */
 	if (has_prefix(s, n, "Applying: ") || has_prefix(s, n, "error: ") ||
 	    has_prefix(s, n, "Patch failed at ") || has_prefix(s, n, "hint: "))
+		return true;
+	/* A compiler's "file.c:12:5: error: ... did you mean 'x'?" */
+	if (is_diagnostic_line(s, n))
 		return true;
 	/* A sentence with code in it ("I think (a > 0) should be (b <
 	 * c->n).") is prose: three words or more, and the mark that ends
@@ -1666,12 +1757,13 @@ evidence_text(struct mlq_arena *a, const char *s, size_t n)
 }
 
 /*
- * Whether the sentence of clause j opens by naming whom it speaks to:
- * "Bruce, any further thoughts?", "Felipe, can this be queued?".  A
- * capitalized word alone before a comma, not a word that opens prose.
+ * Whether the sentence whose first clause is k opens by naming whom it
+ * speaks to: "Bruce, any further thoughts?", "Felipe, can this be
+ * queued?".  A capitalized word alone before a comma, not a word that
+ * opens prose.
  */
 static bool
-vocative(const struct cls_text *x, size_t j)
+vocative_at(const struct cls_text *x, size_t k)
 {
 	static const char opener[] =
 	    "hi|hello|hey|dear|thanks|thank|yes|no|ok|okay|well|so|also|and|"
@@ -1685,14 +1777,9 @@ vocative(const struct cls_text *x, size_t j)
 	    "apparently|secondly|lastly|additionally|furthermore|moreover|"
 	    "thus|hence|therefore|here|there|otoh|hm|ugh|oops|whoops|ack|nak|"
 	    "nack|sigh|perhaps|maybe|probably|really|seriously|also|lol";
-	const struct cls_clause *c;
+	const struct cls_clause *c = &x->cls[k];
 	const struct cls_tok *w;
-	size_t k;
 
-	/* The sentence's first clause. */
-	for (k = j; k > 0 && x->cls[k - 1].sent == x->cls[j].sent; k--)
-		;
-	c = &x->cls[k];
 	if (c->end - c->begin != 1 || c->begin != c->sent)
 		return false;
 	w = &x->toks[c->begin];
@@ -1700,10 +1787,41 @@ vocative(const struct cls_text *x, size_t j)
 	    w->s + w->len >= x->lines[w->line].s + x->lines[w->line].len ||
 	    w->s[w->len] != ',')
 		return false;
-	for (k = 1; k < w->len; k++)
-		if (!((w->s[k] >= 'a' && w->s[k] <= 'z') || w->s[k] == '-'))
+	for (size_t i = 1; i < w->len; i++)
+		if (!((w->s[i] >= 'a' && w->s[i] <= 'z') || w->s[i] == '-'))
 			return false;
 	return !word_in(w->s, w->len, opener, sizeof(opener) - 1);
+}
+
+/* The first clause of the sentence clause j is in. */
+static size_t
+sentence_start(const struct cls_text *x, size_t j)
+{
+	while (j > 0 && x->cls[j - 1].sent == x->cls[j].sent)
+		j--;
+	return j;
+}
+
+/*
+ * Whether clause j speaks to someone by name: its sentence opens with
+ * the name, or the sentence before it in the same paragraph does ("Will,
+ * thanks for testing! For this patch, did you notice ...?").
+ */
+static bool
+vocative(const struct cls_text *x, size_t j)
+{
+	size_t k = sentence_start(x, j), p;
+
+	if (vocative_at(x, k))
+		return true;
+	if (k == 0)
+		return false;
+	p = sentence_start(x, k - 1);
+	/* The same paragraph: no line between the two that is not the
+	 * previous sentence's own. */
+	return x->toks[x->cls[k].begin].line <=
+	    x->toks[x->cls[k - 1].end - 1].line + 1 &&
+	    vocative_at(x, p);
 }
 
 /*

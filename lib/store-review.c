@@ -1484,6 +1484,7 @@ struct rv_node {
 	int kind, version, idx, total;
 	unsigned own, tags, old_tags;
 	unsigned relayed; /* ack/reviewed/tested trailers naming another */
+	bool patch_subject; /* "[PATCH", "[RFC" in its subject */
 	const char *asked; /* the sentence of its question */
 	bool by_name;	   /* ... put to someone by name: "Bruce, any ...?" */
 	const char *greeted; /* the name its first line greets ("Hi Tony,") */
@@ -1586,7 +1587,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
 	    MLQ__RULE_QUESTION_TO_NAME "'), "
 	    "(SELECT line FROM evidence WHERE msg = msg.id AND rule = '"
-	    MLQ__RULE_GREETING "') "
+	    MLQ__RULE_GREETING "'), "
+	    "instr(upper(subject), '[PATCH') + instr(upper(subject), '[RFC') "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1619,6 +1621,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->asked = adup(t->a, s, 16);
 		n->by_name = sqlite3_column_int(s, 17) != 0;
 		n->greeted = adup(t->a, s, 18);
+		n->patch_subject = sqlite3_column_int(s, 19) != 0;
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
@@ -1929,12 +1932,17 @@ unseen_submitter(const struct rv_thread *t, int i, struct rv_node *u)
 		}
 	}
 	if (local == NULL || local >= at) {
-		/* No mail of git's (nor b4's "DATE-slug-v1-1-HASH@"): the
-		 * lost mail that began the thread was no patch. */
+		/* No mail of git's (nor b4's "DATE-slug-v1-1-HASH@"), and
+		 * nothing in the thread says "Re: [PATCH": the lost mail
+		 * that began the thread was no patch. */
 		for (p = id; p < at && isdigit((unsigned char)*p); p++)
 			;
-		return p - id == 8 && *p == '-' ? THREAD_PATCH_UNSEEN
-						: THREAD_NO_PATCH;
+		if (p - id == 8 && *p == '-')
+			return THREAD_PATCH_UNSEEN;
+		for (j = 0; j < (int)t->count; j++)
+			if (t->n[j].patch_subject)
+				return THREAD_PATCH_UNSEEN;
+		return THREAD_NO_PATCH;
 	}
 	if ((addr = mlq_arena_strdup(t->a, local)) == NULL)
 		return THREAD_PATCH_UNSEEN;
@@ -1956,6 +1964,7 @@ static enum mlq_status
 derive_tags(struct rv_thread *t, struct mlq_err *err)
 {
 	struct rv_node *n, *s, unseen;
+	const char *greeted;
 	size_t i;
 	int j, top = -1, ntop = 0, hops;
 	bool broken;
@@ -2012,16 +2021,21 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		else
 			continue;
 		/* A mail that greets another ("Hi Tony,") asks its
-		 * changes of him. */
-		if (n->greeted != NULL && !is_author(n->greeted, s))
+		 * changes of him; of an unseen submitter whose name the
+		 * thread does not give, a greeting tells nothing. */
+		greeted = n->greeted;
+		if (s == &unseen && *unseen.name == '\0' && greeted != NULL &&
+		    !is_author(greeted, s))
+			greeted = NULL;
+		if (greeted != NULL && !is_author(greeted, s))
 			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
 		/* Who is asked: the one named, else the one greeted, else
 		 * the one answered. */
 		if (n->asked != NULL && (n->by_name
 			? !names_author(n->asked, s)
 			: !mentions_author(n->asked, s) &&
-			    (n->greeted != NULL ? !is_author(n->greeted, s)
-						: !to_author(t, n, s))))
+			    (greeted != NULL ? !is_author(greeted, s)
+					     : !to_author(t, n, s))))
 			n->tags &= ~(unsigned)MLQ_TAG_QUESTION;
 		if (same_person(n, s)) {
 			/* A trailer the submitter passes on for a reviewer
