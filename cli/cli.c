@@ -271,9 +271,31 @@ open_db(struct cli *cli, int flags)
 	return 0;
 }
 
+static int cli_run(struct cli *cli, int argc, char **argv,
+    const struct cli_cmd *const *commands, size_t ncommands);
+
 int
 cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
     size_t ncommands)
+{
+	struct cli cli;
+	int rc;
+
+	memset(&cli, 0, sizeof(cli));
+	/* As given, for a helper: the options after the command move. */
+	if ((cli.argv = calloc((size_t)argc + 1, sizeof(*cli.argv))) == NULL) {
+		fprintf(stderr, "mlq: out of memory\n");
+		return 3;
+	}
+	memcpy(cli.argv, argv, (size_t)argc * sizeof(*argv));
+	rc = cli_run(&cli, argc, argv, commands, ncommands);
+	free(cli.argv);
+	return rc;
+}
+
+static int
+cli_run(struct cli *clip, int argc, char **argv,
+    const struct cli_cmd *const *commands, size_t ncommands)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -282,22 +304,12 @@ cli_main(int argc, char **argv, const struct cli_cmd *const *commands,
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static char **given;
 	struct mlq_err err;
-	struct cli cli;
+	struct cli cli = *clip;
 	char *db = NULL;
 	const struct cli_cmd *cmd;
 	int c, rc;
 
-	memset(&cli, 0, sizeof(cli));
-	/* As given, for a helper: the options after the command move.
-	 * Static, so that it lives as long as the program. */
-	if ((given = calloc((size_t)argc + 1, sizeof(*given))) == NULL) {
-		fprintf(stderr, "mlq: out of memory\n");
-		return 3;
-	}
-	memcpy(given, argv, (size_t)argc * sizeof(*argv));
-	cli.argv = given;
 	/* '+': global options stop at the command name. */
 	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
 		switch (c) {
