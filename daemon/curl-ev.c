@@ -13,7 +13,7 @@
 #include <event2/event.h>
 
 #include "curl-ev.h"
-#include "log.h"
+#include "util/log.h"
 
 struct curlev {
 	struct event_base *base;

@@ -18,7 +18,7 @@
 
 #include <event2/event.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 /* Without a better answer, look again in an hour. */

@@ -25,7 +25,7 @@
 #include <event2/event.h>
 
 #include "curl-ev.h"
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 /* --help: to stdout, exit 0; a usage error: to stderr, exit 2. */

@@ -10,7 +10,7 @@
 
 #include <event2/event.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 /* A dead source is still tried at least this often. */

@@ -12,7 +12,7 @@
 
 #include <event2/event.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 static char *

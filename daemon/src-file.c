@@ -22,7 +22,7 @@
 
 #include <event2/event.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 /* Messages per transaction. */

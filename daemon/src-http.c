@@ -21,7 +21,7 @@
 #include <zlib.h>
 
 #include "curl-ev.h"
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 /* Each poll re-reads this much before the cursor: late arrivals, clocks. */

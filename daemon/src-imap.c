@@ -34,7 +34,7 @@
 #include <gnutls/x509.h>
 #include <libetpan/libetpan.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "mlqd.h"
 
 /* public-inbox-imapd's slice size. */

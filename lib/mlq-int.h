@@ -22,7 +22,7 @@ mlq__lower(char c)
  * A message's words for the free-text index, worked out off the writer
  * (text-terms.c).  One mlq_terms per thread; NULL from _new on ENOMEM.
  * _of_msg sets m's terms fields.  mlq__text_indexed_len is how much
- * of a body the index takes (store-text.c).
+ * of a body the index takes (text-split.c).
  */
 struct mlq_terms;
 struct mlq_terms *mlq__terms_new(void);

@@ -1,4 +1,4 @@
--- mlq database, version 2: what the review engine (lib/store-review.c)
+-- mlq database, version 2: what the review engine (lib/store/store-review.c)
 -- needs to resolve links in any arrival order.
 
 -- A ghost's parent: the reference before it in the References of the

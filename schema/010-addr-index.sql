@@ -6,7 +6,7 @@
 -- database.  FTS5 appends and merges instead.
 -- A term is a role ('f' From, 'a' any role), the reversed domain in hex,
 -- 'g', the local part (before the last '@') in hex: a domain is a prefix
--- query, an address one term (mlq__addr_term in lib/text.c).
+-- query, an address one term (mlq__addr_term in lib/util/text.c).
 CREATE VIRTUAL TABLE addr USING fts5(a, content = '', detail = none,
 	tokenize = 'ascii');
 INSERT INTO addr(addr, rank) VALUES ('automerge', 16);

@@ -1,7 +1,7 @@
 -- mlq database, version 14.  Frozen once released.
 -- The free-text index's rowid becomes day * 2^32 + msg.id (day: 0 with
 -- no date, else floor(date / 86400) + 2^30 held within 1 .. 2^31 - 1),
--- so FTS5 gives a word's newest matches first (lib/store-text.c).  The
+-- so FTS5 gives a word's newest matches first (lib/store/store-text.c).  The
 -- index is contentless, but with detail=column it holds exactly which
 -- terms each message has in each column: fts5vocab lists them, and each
 -- message goes back in as those terms under its new rowid.  Tokens are

@@ -1,6 +1,6 @@
 -- mlq database, version 15.  Frozen once released.
 -- A new submission looks up the references that name its title or its
--- commit (lib/store-review.c, resolve_naming) and needs each one's date.
+-- commit (lib/store/store-review.c, resolve_naming) and needs each one's date.
 -- It joined msg for that date: one random msg row per reference.  Where
 -- a title is named many times (a Fixes: repeated over years) that was
 -- most of what a new posting cost.  The date is kept in ref itself and

@@ -1,5 +1,5 @@
 -- mlq database, version 20.  Frozen once released.
--- The free-text index splits a message as lore does (lib/text-split.c):
+-- The free-text index splits a message as lore does (lib/mail/text-split.c):
 -- subject; the body's own text (nq); quoted lines (q); the diff's
 -- removed (dfa), added (dfb) and context (dfctx) lines and hunk headers'
 -- function names (dfhh).  Words

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Turns schema/NNN-*.sql into lib/schema-sql.c: migration N is the file
+# Turns schema/NNN-*.sql into lib/store/schema-sql.c: migration N is the file
 # numbered N, applied in order; PRAGMA user_version records the last one.
 set -eu
 echo '/* Generated from schema/NNN-name.sql by schema/gen-schema.sh; do not edit. */'
 echo '#include <stddef.h>'
-echo '#include "schema-sql.h"'
+echo '#include "store/schema-sql.h"'
 echo 'const char *const mlq__schema_migrations[] = {'
 for f in "$@"; do
 	printf '\t/* %s */\n' "$(basename "$f")"

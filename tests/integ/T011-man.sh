@@ -2,7 +2,7 @@
 # The man pages say what the programs do: every option that `mlq help
 # CMD`, `mlq --help` and `mlqd --help` list is in the page, and every
 # option the page gives is one the program takes; every config key of
-# lib/conf-keys.c is in mlq.conf(5) and the reverse; each page renders
+# lib/conf/conf-keys.c is in mlq.conf(5) and the reverse; each page renders
 # without a warning.  The shell completion finds the same commands.
 . "$top_srcdir/tests/lib/test-lib.sh"
 need groff
@@ -43,10 +43,10 @@ diff "$TMP/help" "$TMP/man" >"$TMP/d"
 is "$?:$(tr '\n' ' ' <"$TMP/d")" "0:" "mlqd.8: the options mlqd --help gives"
 
 # Config keys, section by section.
-sed -n 's/^	{ SECT_\([A-Z]*\), "\([a-z-]*\)".*/\1 \2/p' "$top_srcdir/lib/conf-keys.c" |
+sed -n 's/^	{ SECT_\([A-Z]*\), "\([a-z-]*\)".*/\1 \2/p' "$top_srcdir/lib/conf/conf-keys.c" |
     tr 'A-Z' 'a-z' | sort -u >"$TMP/keys"
 [ "$(wc -l <"$TMP/keys")" -gt 15 ]
-ok $? "$(wc -l <"$TMP/keys") keys in lib/conf-keys.c"
+ok $? "$(wc -l <"$TMP/keys") keys in lib/conf/conf-keys.c"
 awk '/^\.SH \[/ { s = $2; sub(/^\[/, "", s); sub(/[]]$/, "", s); next }
      /^\.SH / { s = "" }
      s != "" && prev == ".TP" && /^\.BI? / { k = $2; gsub(/\\/, "", k); print s, k }

@@ -1,4 +1,4 @@
-/* Reading a database back in the unit tests, apart from lib/store.c. */
+/* Reading a database back in the unit tests, apart from lib/store/store.c. */
 #ifndef MLQ_SQL_UTIL_H
 #define MLQ_SQL_UTIL_H
 

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "digest-int.h"
+#include "digest/digest-int.h"
 #include "tap.h"
 
 static const char *

@@ -1,5 +1,5 @@
 /*
- * What the review engine (lib/store-review.c) assumes of the classifier:
+ * What the review engine (lib/store/store-review.c) assumes of the classifier:
  * a reply classified as its submitter's own gets exactly the tags it gets
  * as anyone else's, less MLQ__TAG_OTHERS_ONLY, with the same evidence.
  * The store therefore classifies once, at parse time, and masks.

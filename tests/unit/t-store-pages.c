@@ -1,5 +1,5 @@
 /*
- * The index file's page size and the WAL's limit (lib/store.c): a new
+ * The index file's page size and the WAL's limit (lib/store/store.c): a new
  * database gets 4 KiB pages, an existing one keeps its own, and either
  * way the WAL may grow to 128 MiB, counted in that database's pages.
  */

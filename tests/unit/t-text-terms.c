@@ -1,5 +1,5 @@
 /*
- * The words a parse worker hands the text index (lib/text-terms.c): exact
+ * The words a parse worker hands the text index (lib/mail/text-terms.c): exact
  * lists for mail written here, and on real mail the proof that matters,
  * that the index holds the same terms for every message whether FTS5 read
  * the whole text or the worker's list.

@@ -18,6 +18,25 @@
 
 #include "mlq-int.h"
 
+/* Text indexed per message: enough for any prose, bounded for huge patches. */
+#ifndef MLQ_FTS_BODY_BYTES
+#define MLQ_FTS_BODY_BYTES (64u * 1024)
+#endif
+
+size_t
+mlq__text_indexed_len(const char *body, size_t len)
+{
+	size_t n = len;
+
+	/* Cut at a character boundary. */
+	if (n > MLQ_FTS_BODY_BYTES) {
+		n = MLQ_FTS_BODY_BYTES;
+		while (n > 0 && ((unsigned char)body[n] & 0xc0) == 0x80)
+			n--;
+	}
+	return n;
+}
+
 /* Where a diff block's reader is: lore's $in_diff, undef/false/true. */
 enum diff_state { DIFF_NONE, DIFF_OFF, DIFF_IN };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "digest-int.h"
-#include "store-int.h"
+#include "store/store-int.h"
 
 /* A series patch after the first, or after its cover: not a submission of its own. */
 #define SERIES_MEMBER(m)                                                       \

@@ -17,10 +17,6 @@
 
 #include "store-int.h"
 
-/* Text indexed per message: enough for any prose, bounded for huge patches. */
-#ifndef MLQ_FTS_BODY_BYTES
-#define MLQ_FTS_BODY_BYTES (64u * 1024)
-#endif
 #ifndef MLQ_TEXT_PENDING_BYTES
 #define MLQ_TEXT_PENDING_BYTES (8u * 1024 * 1024)
 #endif
@@ -49,20 +45,6 @@ text_day(bool date_ok, int64_t date)
 		day--;
 	day += DAY_BIAS;
 	return day < 1 ? 1 : day > DAY_MAX ? DAY_MAX : day;
-}
-
-size_t
-mlq__text_indexed_len(const char *body, size_t len)
-{
-	size_t n = len;
-
-	/* Cut at a character boundary. */
-	if (n > MLQ_FTS_BODY_BYTES) {
-		n = MLQ_FTS_BODY_BYTES;
-		while (n > 0 && ((unsigned char)body[n] & 0xc0) == 0x80)
-			n--;
-	}
-	return n;
 }
 
 enum mlq_status
