@@ -1892,6 +1892,80 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 	return r->tag != MLQ_TAG_APPLIED || !c->question;
 }
 
+/* A quoted line of a diff: "> +foo();", "> -bar", "> @@ ...". */
+static bool
+is_quoted_diff(const struct cls_line *l)
+{
+	const char *s = l->s, *end = l->s + l->len;
+
+	if (l->kind != LINE_QUOTE)
+		return false;
+	while (s < end && (*s == '>' || *s == ' '))
+		s++;
+	/* One space after the last '>' is the quote's; "> +x" and ">+x". */
+	return s < end && (*s == '+' || *s == '-' ||
+			      has_prefix(s, (size_t)(end - s), "@@"));
+}
+
+/*
+ * Whether clause j is in the first paragraph of the writer's own text
+ * right under a quoted line of the diff: an inline comment on that code.
+ */
+static bool
+under_quoted_diff(const struct cls_text *x, size_t j)
+{
+	size_t i = x->toks[x->cls[j].sent].line;
+
+	while (i > 0 && x->lines[i - 1].kind == LINE_OWN)
+		i--;
+	while (i > 0 && x->lines[i - 1].kind == LINE_BLANK)
+		i--;
+	return i > 0 && is_quoted_diff(&x->lines[i - 1]);
+}
+
+/*
+ * An inline comment that finds fault with the code it answers ("This
+ * check is redundant.", "Unnecessary cast.", "leaks foo on error"): the
+ * author is to change it, though nothing is asked in so many words.
+ */
+static bool
+inline_critique(const struct cls_text *x, size_t j)
+{
+	static const char fault[] =
+	    "unnecessary|redundant|needless|pointless|useless|superfluous|"
+	    "unneeded|wrong|incorrect|bogus|broken|buggy|racy|leak|leaks|"
+	    "leaking|leaked|typo|misspelled|misspelt|unused|duplicated|"
+	    "overkill|deadlock|deadlocks|uninitialized|uninitialised|"
+	    "overflow|overflows|underflow|off-by-one|dead";
+	const struct cls_clause *c = &x->cls[j];
+	size_t i, k;
+
+	if (c->question || !under_quoted_diff(x, j))
+		return false;
+	for (i = c->begin; i < c->end; i++) {
+		const struct cls_tok *w = &x->toks[i];
+
+		/* "not needed", "no need", "isn't necessary" */
+		if (i + 1 < c->end &&
+		    word_in(w->s, w->len, "not|no|isn't|aren't", 19) &&
+		    word_in(x->toks[i + 1].s, x->toks[i + 1].len,
+			"needed|need|necessary|required", 30))
+			return true;
+		if (!word_in(w->s, w->len, fault, sizeof(fault) - 1))
+			continue;
+		/* "This is not wrong", "no leak here": denied. */
+		for (k = c->begin; k < i; k++)
+			if (word_in(x->toks[k].s, x->toks[k].len,
+				"not|no|isn't|aren't|never|nothing|don't|doesn't|"
+				"without|if|whether",
+				67))
+				break;
+		if (k == i)
+			return true;
+	}
+	return false;
+}
+
 /*
  * What a sentence says of the requests in it, by clause: SENT_REQUEST
  * when it asks for a change, so that ending in '?' ("Would you like to
@@ -2044,6 +2118,16 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		}
 	}
 
+	/* An inline comment that faults the code it answers. */
+	i = tag_index(MLQ_TAG_CHANGES);
+	for (j = 0; !by_submitter && hit_line[i] == SIZE_MAX && j < x.ncls;
+	     j++)
+		if (!(sent[j] & SENT_WAIVED) && inline_critique(&x, j)) {
+			hit_line[i] = x.toks[x.cls[j].begin].line;
+			hit_rule[i] = SIZE_MAX;
+			hit_cls[i] = j;
+		}
+
 	i = tag_index(MLQ_TAG_QUESTION);
 	if (hit_line[i] == SIZE_MAX && voc_cls != SIZE_MAX) {
 		hit_line[i] = voc_line;
@@ -2075,7 +2159,8 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		out[*nev].rule = i == tag_index(MLQ_TAG_QUESTION) &&
 			hit_cls[i] == voc_cls && voc_cls != SIZE_MAX
 		    ? MLQ__RULE_QUESTION_TO_NAME
-		    : rule_table[hit_rule[i]].name;
+		    : hit_rule[i] == SIZE_MAX ? "changes-inline-fault"
+					      : rule_table[hit_rule[i]].name;
 		if ((out[*nev].line = evidence_text(a, s, n)) == NULL)
 			goto oom;
 		*tags |= 1u << i;

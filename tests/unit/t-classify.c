@@ -245,6 +245,16 @@ static const struct ccase cases[] = {
 	{ "Sort of, yes.\n", false, 0, NULL },
 	{ "Will, thanks for testing! Did you see any slowdown?\n", false, QUES,
 	    MLQ__RULE_QUESTION_TO_NAME },
+	/* An inline comment that faults the code it answers. */
+	{ "> +\tif (p)\n> +\t\tkfree(p);\n\nThe check is redundant: kfree(NULL) "
+	  "is fine.\n",
+	    false, CHG, "changes-inline-fault" },
+	{ "> -\tx = 1;\n\nThat's a guaranteed leak of both objects.\n", false,
+	    CHG, "changes-inline-fault" },
+	{ "> +\tx = 1;\n\nThis is not wrong, just unusual.\n", false, 0, NULL },
+	{ "The check is redundant, I think.\n", false, 0, NULL },
+	{ "> Some prose of the author.\n\nThat would be wrong.\n", false, 0,
+	    NULL },
 	{ "Also should the clock be left enabled on errors?\n", false, QUES,
 	    "question-mark" },
 	{ "Shouldn't the clock be disabled on errors?\n", false, CHG,
