@@ -978,7 +978,8 @@ same_files(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
  * the files are the same, most of the changed lines (their sketches), and
  * half the title's words.
  * Candidates are the postings of the most specific file by the same
- * author within a year either way.
+ * author within a year either way; the index file_poster gives their
+ * titles, and only those alike are read from msg.
  */
 static enum mlq_status
 link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
@@ -990,7 +991,7 @@ link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	const char *path = NULL;
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
-	size_t nmine, n = 0, i;
+	size_t nmine, n = 0, i, k;
 	int step;
 	bool yes;
 
@@ -1006,11 +1007,8 @@ link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	if (path == NULL || nmine == 0)
 		return MLQ_OK;
 	s = mlq__store_stmt(st, S_RV_RETITLED,
-	    "SELECT m.id, m.version, m.date, m.msgid, m.sketch, m.norm "
-	    "FROM file f "
-	    "JOIN msg m ON m.id = f.msg WHERE f.path = ? AND m.kind = 1 AND "
-	    "m.from_email = ? AND m.norm <> ? AND m.id <> ? AND "
-	    "m.date BETWEEN ? AND ? AND m.sketch IS NOT NULL",
+	    "SELECT msg, norm FROM file WHERE path = ? AND poster = ? AND "
+	    "date BETWEEN ? AND ? AND norm <> ? AND msg <> ?",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
@@ -1018,31 +1016,55 @@ link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	mlq__store_bind_text(s, 1, path);
 	mlq__store_bind_text(s, 2, m->from.email ? m->from.email : "");
-	mlq__store_bind_text(s, 3, m->subj.norm);
-	sqlite3_bind_int64(s, 4, id);
-	sqlite3_bind_int64(s, 5, m->date - MLQ_REVIEW_RETITLE_WINDOW);
-	sqlite3_bind_int64(s, 6, m->date + MLQ_REVIEW_RETITLE_WINDOW);
-	/* Most of the changed lines alike: kept to be linked below. */
+	sqlite3_bind_int64(s, 3, m->date - MLQ_REVIEW_RETITLE_WINDOW);
+	sqlite3_bind_int64(s, 4, m->date + MLQ_REVIEW_RETITLE_WINDOW);
+	mlq__store_bind_text(s, 5, m->subj.norm);
+	sqlite3_bind_int64(s, 6, id);
+	/* Titles alike, then most of the changed lines: linked below. */
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!titles_alike(m->subj.norm, col_str(s, 5)) ||
-		    mlq__sketch_likeness(mine, nmine, theirs,
-			sketch_read(s, 4, theirs)) < 0.5)
+		if (!titles_alike(m->subj.norm, col_str(s, 1)))
 			continue;
 		if ((c = mlq_arena_grow(a, v, n, sizeof(*v))) == NULL)
 			break;
 		v = c;
-		c = &v[n];
-		c->id = sqlite3_column_int64(s, 0);
-		c->version = sqlite3_column_int(s, 1);
-		c->date_ok = true;
-		c->date = sqlite3_column_int64(s, 2);
-		if ((c->msgid = mlq_arena_strdup(a, col_str(s, 3))) == NULL)
-			break;
-		n++;
+		v[n++].id = sqlite3_column_int64(s, 0);
 	}
 	if ((rc = mlq__store_rows_done(st, s, step, err, "find retitled")) !=
 	    MLQ_OK)
 		goto out;
+	s = mlq__store_stmt(st, S_RV_RETITLED_ROW,
+	    "SELECT id, version, date, msgid, sketch FROM msg "
+	    "WHERE id = ? AND kind = 1 AND sketch IS NOT NULL", err);
+	if (s == NULL) {
+		rc = MLQ_EDB;
+		goto out;
+	}
+	for (i = 0, k = 0; i < n; i++) {
+		sqlite3_bind_int64(s, 1, v[i].id);
+		if ((step = sqlite3_step(s)) != SQLITE_ROW ||
+		    mlq__sketch_likeness(mine, nmine, theirs,
+			sketch_read(s, 4, theirs)) < 0.5) {
+			sqlite3_reset(s);
+			if (step != SQLITE_ROW && step != SQLITE_DONE) {
+				rc = mlq__store_fail(st, err, "read retitled");
+				goto out;
+			}
+			continue;
+		}
+		c = &v[k];
+		c->id = sqlite3_column_int64(s, 0);
+		c->version = sqlite3_column_int(s, 1);
+		c->date_ok = true;
+		c->date = sqlite3_column_int64(s, 2);
+		c->msgid = mlq_arena_strdup(a, col_str(s, 3));
+		sqlite3_reset(s);
+		if (c->msgid == NULL) {
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+			goto out;
+		}
+		k++;
+	}
+	n = k;
 	self.id = id;
 	self.version = m->subj.version;
 	self.date_ok = true;

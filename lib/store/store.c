@@ -614,8 +614,9 @@ add_files(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	for (i = 0; i < m->patch.nfiles; i++) {
 		f = &m->patch.files[i];
 		s = mlq__store_stmt(st, S_FILE_ADD,
-		    "INSERT INTO file(msg, path, old_path, insertions, deletions, flags) "
-		    "VALUES (?, ?, ?, ?, ?, ?)", err);
+		    "INSERT INTO file(msg, path, old_path, insertions, deletions, "
+		    "flags, poster, date, norm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err);
 		if (s == NULL)
 			return MLQ_EDB;
 		sqlite3_bind_int64(s, 1, id);
@@ -627,6 +628,12 @@ add_files(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		sqlite3_bind_int(s, 4, f->insertions);
 		sqlite3_bind_int(s, 5, f->deletions);
 		sqlite3_bind_int(s, 6, (int)f->flags);
+		mlq__store_bind_text(s, 7, m->from.email ? m->from.email : "");
+		if (m->date_ok)
+			sqlite3_bind_int64(s, 8, m->date);
+		else
+			sqlite3_bind_null(s, 8);
+		mlq__store_bind_text(s, 9, m->subj.norm ? m->subj.norm : "");
 		if ((rc = mlq__store_step_done(st, s, err, "add file")) !=
 		    MLQ_OK)
 			return rc;

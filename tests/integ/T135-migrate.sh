@@ -126,12 +126,18 @@ run_ok "import twin series" "$MLQ" import "$top_srcdir/tests/fixtures/review/twi
 sqlite3 "$MLQ_DB" "INSERT INTO link(src, dst, kind)
 	SELECT p.id, c.id, 4 FROM msg p JOIN msg c ON c.kind = 2 AND c.thread <> p.thread
 	WHERE p.kind = 1;
-	$(msg_as_015) $(ref_as_014)
+	$(msg_as_015) $(ref_as_014) $(file_as_020)
 	PRAGMA user_version = 10"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM link WHERE kind = 4')" 4 "four stray series links"
 run_ok "import migrates" "$MLQ" import "$top_srcdir/tests/fixtures/review/twin-series.mbox"
 is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM link WHERE kind = 4')" 0 "gone after migration 011"
 "$MLQ" search --patches --format json | jq -r '.[] | "\(.message_id) \(.status)"' | sort >"$TMP/twin.got"
 is "$(cat "$TMP/twin.got")" "$(cat "$TMP/twin.want")" "statuses as before"
+# Schema 021: each file row gets its posting's poster, date and title.
+is "$(sqlite3 "$MLQ_DB" "SELECT count(*) FROM file f JOIN msg m ON m.id = f.msg
+	WHERE f.poster IS m.from_email AND f.date IS m.date AND f.norm IS m.norm"):$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM file')" \
+    "$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM file'):$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM file')" \
+    "migration 021 gives every file row its poster, date and title"
+ok $(($(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM file') == 0)) "(of $(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM file') rows)"
 
 test_done

@@ -67,7 +67,7 @@ SELECT t.doc & 4294967295,
 FROM temp.t t GROUP BY t.doc ORDER BY 1;
 DROP TABLE temp.t;
 DROP TABLE fts_dated;
-$(msg_as_015) $(ref_as_014)
+$(msg_as_015) $(ref_as_014) $(file_as_020)
 PRAGMA user_version = 13;" || ok 1 "old text index"
 # (the terms copied from today's index are stems: kerberos is kerbero)
 is "$(sqlite3 "$old" "SELECT rowid FROM fts WHERE fts MATCH 'kerbero'" | paste -sd' ' -)" \

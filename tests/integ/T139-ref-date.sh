@@ -46,7 +46,7 @@ is "$(fixed_by "$MLQ_DB" | paste -sd' ' -)" \
     "the fix names the posting sent before it"
 
 # The same reference as schema 014 kept it: no date, indexes by key only.
-sqlite3 "$old" "$(msg_as_015) $(ref_as_014) PRAGMA user_version = 14;" || ok 1 "old reference table"
+sqlite3 "$old" "$(msg_as_015) $(ref_as_014) $(file_as_020) PRAGMA user_version = 14;" || ok 1 "old reference table"
 is "$(sqlite3 "$old" "SELECT count(*) FROM ref")" 1 "the old database holds the reference"
 
 run_ok "import migrates" env MLQ_DB="$old" "$MLQ" import "$TMP/posts.mbox"

@@ -90,6 +90,16 @@ msg_as_015() {
 	ALTER TABLE msg DROP COLUMN author_email;"
 }
 
+# file_as_020: SQL that puts table file back as schemas before 021 had it
+# (no poster, date or title; an index on the path alone).
+file_as_020() {
+	echo "DROP INDEX file_poster;
+	ALTER TABLE file DROP COLUMN poster;
+	ALTER TABLE file DROP COLUMN date;
+	ALTER TABLE file DROP COLUMN norm;
+	CREATE INDEX file_path ON file(path);"
+}
+
 # ref_as_014: SQL that puts table ref back as schemas 002-014 had it (no
 # date, indexes by key alone), for tests that wind a database back to an
 # older version and migrate it again.
