@@ -57,6 +57,7 @@ struct source {
 	char *user;
 	int64_t interval;
 	int64_t since;
+	bool remote; /* not on a loopback address */
 
 	struct event *timer;
 	bool busy;     /* a poll is in flight */

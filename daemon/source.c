@@ -106,6 +106,7 @@ source_new(struct mlqd *d, const struct mlq_conf_source *cs,
 	src->user = source_xstrdup(cs->user);
 	src->interval = cs->interval;
 	src->since = cs->since;
+	src->remote = cs->remote;
 	if ((src->timer = evtimer_new(d->base, source_on_timer, src)) == NULL)
 		mlq_fatalx("evtimer_new");
 	if ((st = src->ops->start(src, err)) != MLQ_OK) {
@@ -122,6 +123,12 @@ source_begin(struct source *src)
 {
 	mlq_info("source '%s': %s %s every %llds", src->name, src->kind,
 	    src->url_safe, (long long)src->interval);
+	/* lore asks for whole archives to come from its git mirrors. */
+	if (src->remote && src->since == 0)
+		mlq_info("source '%s': since = all fetches the whole archive "
+			 "through its search; a public-inbox git mirror "
+			 "(grokmirror, lei) is the polite way to get one",
+		    src->name);
 	sched_arm(src, 0, false);
 	if (!src->d->once)
 		source_save(src);

@@ -839,6 +839,7 @@ struct mlq_conf_source {
 	const char *link;   /* a message's URL, %s its Message-Id; NULL */
 	int64_t interval;   /* seconds between polls */
 	int64_t since;	    /* UTC seconds the backfill starts at; 0 = all */
+	bool remote;	    /* a server that is not on a loopback address */
 	unsigned line;	    /* line of the section header */
 };
 

@@ -679,7 +679,7 @@ conf_section_end(struct conf_build *bd, const char *file, struct mlq_err *err)
 		return conf_fail(err, &it, "missing key 'url'");
 	if (src->list == NULL)
 		src->list = src->name;
-	if (!conf_remote(src->url))
+	if (!(src->remote = conf_remote(src->url)))
 		return MLQ_OK;
 	/* lore asks its users not to hammer it, nor to pull whole archives
 	 * over its search: a public-inbox mirror is for that. */

@@ -65,6 +65,12 @@ is "$?:$(cat "$TMP/out")" "0:configuration OK" "mlq config check of a good file"
 is "$?:$(cat "$TMP/err")" "2:mlqd: nothing to do: no [source] and no digest schedule in $MLQ_CONFIG" \
     "mlqd with nothing to do says so and exits 2"
 
+# A whole archive from a remote server: said once, with the polite way.
+printf '[source "far"]\nurl = https://192.0.2.1/x/\nsince = all\n' >"$MLQ_CONFIG"
+timeout 2 "$MLQD" -f >/dev/null 2>"$TMP/err" </dev/null
+is "$(grep -c "source 'far': since = all fetches the whole archive through its search; a public-inbox git mirror (grokmirror, lei) is the polite way to get one" "$TMP/err")" 1 \
+    "since = all on a remote server is logged once"
+
 # No syslog socket and stderr not a terminal: mlqd logs there and stays.
 if [ -S /dev/log ]; then
 	ok 0 "# SKIP this machine has a syslog socket"
