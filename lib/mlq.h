@@ -92,7 +92,9 @@ const char *mlq_nearest(const char *word, const char *const *names,
     size_t n);
 /* Replaces invalid UTF-8 sequences in s with U+FFFD, appending to b. */
 void mlq_text_utf8_clean(struct mlq_buf *b, const char *s, size_t n);
-/* ASCII case-insensitive prefix test. */
+/* Whether s (n bytes) starts with prefix: exactly, and ASCII
+ * case-insensitively. */
+bool mlq_text_has_prefix(const char *s, size_t n, const char *prefix);
 bool mlq_text_has_prefix_ci(const char *s, size_t n, const char *prefix);
 
 /* ---- dates (date.c) ------------------------------------------------- */

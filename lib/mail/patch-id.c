@@ -36,14 +36,6 @@ is_alpha(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static bool
-starts(const char *p, size_t n, const char *prefix)
-{
-	size_t k = strlen(prefix);
-
-	return n >= k && memcmp(p, prefix, k) == 0;
-}
-
 /* Adds this file's hash to the sum and starts the next one. */
 static void
 flush_file(struct pid_state *s)
@@ -154,7 +146,7 @@ next_commit(const char *p, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < sizeof(lead) / sizeof(lead[0]); i++)
-		if (starts(p, n, lead[i])) {
+		if (mlq_text_has_prefix(p, n, lead[i])) {
 			p += strlen(lead[i]);
 			n -= strlen(lead[i]);
 			break;
@@ -170,15 +162,15 @@ static bool
 pid_line(struct pid_state *s, const char *p, size_t n)
 {
 	/* "\ No newline at end of file" */
-	if (starts(p, n, "\\ ") && n + 1 > 12)
+	if (mlq_text_has_prefix(p, n, "\\ ") && n + 1 > 12)
 		return true;
 	if (next_commit(p, n))
 		return false;
-	if (s->hashed == 0 && !starts(p, n, "diff "))
+	if (s->hashed == 0 && !mlq_text_has_prefix(p, n, "diff "))
 		return true;
 	if (s->before == -1) {
-		if (starts(p, n, "GIT binary patch") ||
-		    starts(p, n, "Binary files")) {
+		if (mlq_text_has_prefix(p, n, "GIT binary patch") ||
+		    mlq_text_has_prefix(p, n, "Binary files")) {
 			s->binary = true;
 			s->before = 0;
 			mlq__sha1_update(&s->ctx, s->pre, strlen(s->pre));
@@ -186,28 +178,28 @@ pid_line(struct pid_state *s, const char *p, size_t n)
 			flush_file(s);
 			return true;
 		}
-		if (starts(p, n, "index ")) {
+		if (mlq_text_has_prefix(p, n, "index ")) {
 			index_line(s, p, n);
 			return true;
 		}
-		if (starts(p, n, "--- "))
+		if (mlq_text_has_prefix(p, n, "--- "))
 			s->before = s->after = 1;
 		else if (n == 0 || !is_alpha(p[0]))
 			return false;
 	}
 	if (s->binary) {
-		if (starts(p, n, "diff ")) {
+		if (mlq_text_has_prefix(p, n, "diff ")) {
 			s->binary = false;
 			s->before = -1;
 		}
 		return true;
 	}
 	if (s->before == 0 && s->after == 0) {
-		if (starts(p, n, "@@ -")) {
+		if (mlq_text_has_prefix(p, n, "@@ -")) {
 			hunk_counts(p, n, &s->before, &s->after);
 			return true;
 		}
-		if (!starts(p, n, "diff "))
+		if (!mlq_text_has_prefix(p, n, "diff "))
 			return false;
 		flush_file(s);
 		s->before = s->after = -1;

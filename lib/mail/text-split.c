@@ -40,14 +40,6 @@ mlq__text_indexed_len(const char *body, size_t len)
 /* Where a diff block's reader is: lore's $in_diff, undef/false/true. */
 enum diff_state { DIFF_NONE, DIFF_OFF, DIFF_IN };
 
-static bool
-starts(const char *l, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-
-	return n >= k && memcmp(l, p, k) == 0;
-}
-
 static void
 put(struct mlq_buf *col, const char *s, size_t n)
 {
@@ -110,7 +102,7 @@ hunk_rest(const char *l, size_t n)
 	const char *p = l + 3, *end = l + n;
 	int fields = 0;
 
-	if (!starts(l, n, "@@ "))
+	if (!mlq_text_has_prefix(l, n, "@@ "))
 		return 0;
 	while (fields < 2) {
 		const char *sp = memchr(p, ' ', (size_t)(end - p));
@@ -120,7 +112,7 @@ hunk_rest(const char *l, size_t n)
 		p = sp + 1;
 		fields++;
 	}
-	if (!starts(p, (size_t)(end - p), "@@"))
+	if (!mlq_text_has_prefix(p, (size_t)(end - p), "@@"))
 		return 0;
 	return (size_t)(p + 2 - l);
 }
@@ -137,7 +129,7 @@ split_diff(const char *p, const char *end, struct mlq_buf *cols)
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		n = (size_t)(nl - p);
-		if (st == DIFF_IN && starts(p, n, "GIT binary patch")) {
+		if (st == DIFF_IN && mlq_text_has_prefix(p, n, "GIT binary patch")) {
 			put(&cols[MLQ_TC_NQ], p, n);
 			/* Its sizes are text; its data is not. */
 			while (nl < end) {
@@ -147,8 +139,8 @@ split_diff(const char *p, const char *end, struct mlq_buf *cols)
 
 				qe = qe ? qe : end;
 				qn = (size_t)(qe - q);
-				if (starts(q, qn, "literal ") ||
-				    starts(q, qn, "delta "))
+				if (mlq_text_has_prefix(q, qn, "literal ") ||
+				    mlq_text_has_prefix(q, qn, "delta "))
 					put(&cols[MLQ_TC_NQ], q, qn);
 				else if (!is_base85(q, qn) && !is_blank(q, qn))
 					break;
@@ -158,31 +150,32 @@ split_diff(const char *p, const char *end, struct mlq_buf *cols)
 			put(&cols[MLQ_TC_DFCTX], p + 1, n - 1);
 		} else if (n == 3 && memcmp(p, "-- ", 3) == 0) {
 			st = DIFF_NONE; /* a signature */
-		} else if (starts(p, n, "diff --git ")) {
+		} else if (mlq_text_has_prefix(p, n, "diff --git ")) {
 			put(&cols[MLQ_TC_NQ], p, n);
 			st = DIFF_IN;
-		} else if (starts(p, n, "diff -")) {
+		} else if (mlq_text_has_prefix(p, n, "diff -")) {
 			put(&cols[MLQ_TC_NQ], p, n);
 			/* Only a unified diff is read. */
 			k = strcspn(p + 6, " ");
 			if (k < n - 6 && (memchr(p + 6, 'u', k) != NULL ||
 					     memchr(p + 6, 'U', k) != NULL))
 				st = DIFF_IN;
-		} else if ((starts(p, n, "--- ") || starts(p, n, "+++ ")) &&
+		} else if ((mlq_text_has_prefix(p, n, "--- ") ||
+			       mlq_text_has_prefix(p, n, "+++ ")) &&
 		    (k = diff_name(p + 4, n - 4, &name)) > 0) {
 			put(&cols[MLQ_TC_NQ], name, k);
 			st = DIFF_IN;
-		} else if (starts(p, n, "--- ") && word_at(p, n, 4)) {
+		} else if (mlq_text_has_prefix(p, n, "--- ") && word_at(p, n, 4)) {
 			put(&cols[MLQ_TC_NQ], p, n);
 			st = DIFF_IN;
-		} else if (st != DIFF_NONE && starts(p, n, "+++ ") &&
+		} else if (st != DIFF_NONE && mlq_text_has_prefix(p, n, "+++ ") &&
 		    word_at(p, n, 4)) {
 			st = DIFF_IN;
 		} else if (st == DIFF_IN && n > 0 && p[0] == '+') {
 			put(&cols[MLQ_TC_DFB], p + 1, n - 1);
 		} else if (st == DIFF_IN && n > 0 && p[0] == '-') {
 			put(&cols[MLQ_TC_DFA], p + 1, n - 1);
-		} else if (starts(p, n, "index ") &&
+		} else if (mlq_text_has_prefix(p, n, "index ") &&
 		    memmem(p, n, "..", 2) != NULL) {
 			/* The blob ids, which lore's nq: finds too. */
 			put(&cols[MLQ_TC_NQ], p + 6, n - 6);
@@ -195,18 +188,18 @@ split_diff(const char *p, const char *end, struct mlq_buf *cols)
 			/* A blank line may be context a mailer stripped. */
 		} else {
 			put(&cols[MLQ_TC_NQ], p, n);
-			if (!starts(p, n, "similarity index") &&
-			    !starts(p, n, "dissimilarity index") &&
-			    !starts(p, n, "old mode") &&
-			    !starts(p, n, "new mode") &&
-			    !starts(p, n, "deleted file mode") &&
-			    !starts(p, n, "new file mode") &&
-			    !starts(p, n, "copy from ") &&
-			    !starts(p, n, "copy to ") &&
-			    !starts(p, n, "rename from ") &&
-			    !starts(p, n, "rename to ") &&
-			    !starts(p, n, "\\ No newline at end of file") &&
-			    !starts(p, n, "Binary files "))
+			if (!mlq_text_has_prefix(p, n, "similarity index") &&
+			    !mlq_text_has_prefix(p, n, "dissimilarity index") &&
+			    !mlq_text_has_prefix(p, n, "old mode") &&
+			    !mlq_text_has_prefix(p, n, "new mode") &&
+			    !mlq_text_has_prefix(p, n, "deleted file mode") &&
+			    !mlq_text_has_prefix(p, n, "new file mode") &&
+			    !mlq_text_has_prefix(p, n, "copy from ") &&
+			    !mlq_text_has_prefix(p, n, "copy to ") &&
+			    !mlq_text_has_prefix(p, n, "rename from ") &&
+			    !mlq_text_has_prefix(p, n, "rename to ") &&
+			    !mlq_text_has_prefix(p, n, "\\ No newline at end of file") &&
+			    !mlq_text_has_prefix(p, n, "Binary files "))
 				st = DIFF_NONE;
 		}
 		if (nl == end)
@@ -225,8 +218,8 @@ looks_like_diff(const char *p, const char *end)
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		n = (size_t)(nl - p);
-		if (starts(p, n, "diff ") || starts(p, n, "--- ") ||
-		    starts(p, n, "+++ "))
+		if (mlq_text_has_prefix(p, n, "diff ") || mlq_text_has_prefix(p, n, "--- ") ||
+		    mlq_text_has_prefix(p, n, "+++ "))
 			return true;
 		if (nl == end)
 			break;

@@ -95,6 +95,14 @@ mlq_text_escape(struct mlq_buf *b, const char *s, size_t n)
 }
 
 bool
+mlq_text_has_prefix(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+bool
 mlq_text_has_prefix_ci(const char *s, size_t n, const char *prefix)
 {
 	size_t i;
