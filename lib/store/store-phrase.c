@@ -28,7 +28,7 @@ struct phrase_fn {
 	fts5_tokenizer tok;
 	Fts5Tokenizer *inst;
 	struct mlq_buf cols[MLQ_TEXT_NCOLS];
-	struct words want, have;
+	struct words have;
 };
 
 static int
@@ -98,11 +98,26 @@ parse_stored(const void *z, size_t zlen, size_t len, void *arg,
 }
 
 static void
+words_release(struct words *w)
+{
+	mlq_buf_release(&w->bytes);
+	free(w->off);
+}
+
+static void
+words_free(void *w)
+{
+	words_release(w);
+	free(w);
+}
+
+static void
 phrase_call(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct phrase_fn *f = sqlite3_user_data(ctx);
 	const char *phrase = (const char *)sqlite3_value_text(argv[2]);
 	unsigned cols = (unsigned)sqlite3_value_int(argv[1]);
+	struct words *want = sqlite3_get_auxdata(ctx, 2);
 	struct mlq_msg *m = NULL;
 	struct mlq_err err;
 	bool found = false;
@@ -110,11 +125,27 @@ phrase_call(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 	(void)argc;
 	mlq_err_clear(&err);
-	if (phrase == NULL ||
-	    !words_of(f, &f->want, phrase,
-		(size_t)sqlite3_value_bytes(argv[2]))) {
-		sqlite3_result_error_nomem(ctx);
-		return;
+	/* The phrase's words, worked out once per statement: the phrase is
+	 * a bound parameter, which SQLite keeps the result for. */
+	if (want == NULL) {
+		if ((want = calloc(1, sizeof(*want))) == NULL) {
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		mlq_buf_init(&want->bytes);
+		if (phrase == NULL ||
+		    !words_of(f, want, phrase,
+			(size_t)sqlite3_value_bytes(argv[2]))) {
+			words_free(want);
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		/* SQLite owns it now (and frees it at once on ENOMEM). */
+		sqlite3_set_auxdata(ctx, 2, want, words_free);
+		if ((want = sqlite3_get_auxdata(ctx, 2)) == NULL) {
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
 	}
 	if (mlq__mail_get(f->st, sqlite3_value_int64(argv[0]), parse_stored,
 		&m, &err) != MLQ_OK) {
@@ -131,17 +162,10 @@ phrase_call(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			sqlite3_result_error_nomem(ctx);
 			return;
 		}
-		found = words_follow(&f->have, &f->want);
+		found = words_follow(&f->have, want);
 	}
 	mlq_msg_free(m);
 	sqlite3_result_int(ctx, found);
-}
-
-static void
-words_release(struct words *w)
-{
-	mlq_buf_release(&w->bytes);
-	free(w->off);
 }
 
 static void
@@ -156,7 +180,6 @@ phrase_free(void *arg)
 		f->tok.xDelete(f->inst);
 	for (i = 0; i < MLQ_TEXT_NCOLS; i++)
 		mlq_buf_release(&f->cols[i]);
-	words_release(&f->want);
 	words_release(&f->have);
 	free(f);
 }
@@ -179,7 +202,6 @@ mlq_store_phrases(struct mlq_store *st, struct mlq_err *err)
 	f->st = st;
 	for (i = 0; i < MLQ_TEXT_NCOLS; i++)
 		mlq_buf_init(&f->cols[i]);
-	mlq_buf_init(&f->want.bytes);
 	mlq_buf_init(&f->have.bytes);
 	if ((api = mlq__fts5_api(st->db)) == NULL ||
 	    api->xFindTokenizer(api, "porter", &tctx, &f->tok) != SQLITE_OK ||
