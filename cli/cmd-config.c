@@ -22,7 +22,9 @@ static void
 report(const char *msg, void *arg)
 {
 	(void)arg;
-	fprintf(stderr, "mlq: %s\n", msg);
+	fputs("mlq: ", stderr);
+	out_safe(stderr, msg); /* a key or value may hold anything */
+	fputc('\n', stderr);
 }
 
 static int
