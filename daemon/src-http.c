@@ -23,6 +23,7 @@
 #include "curl-ev.h"
 #include "util/log.h"
 #include "mlqd.h"
+#include "wire.h"
 
 /* Each poll re-reads this much before the cursor: late arrivals, clocks. */
 #define HTTP_OVERLAP 3600
@@ -78,23 +79,6 @@ struct http {
 
 static void http_next(struct http *h);
 
-/* Atom's "2021-04-06T19:16:56Z"; false for anything else. */
-static bool
-http_parse_rfc3339(const char *s, int64_t *out)
-{
-	int y, mo, d, h, mi, se;
-	char z;
-
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se,
-		&z) != 7 ||
-	    z != 'Z' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
-	    mi > 59 || se > 60)
-		return false;
-	*out = mlq_date_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
-	    se;
-	return true;
-}
-
 static enum mlq_status
 http_on_message(const char *msg, size_t len, void *arg)
 {
@@ -110,34 +94,10 @@ http_on_message(const char *msg, size_t len, void *arg)
 static enum mlq_status
 http_feed(struct http *h, const char *p, size_t n)
 {
-	unsigned char out[65536];
-	size_t have;
-	int zr;
-
 	if (!h->gzip)
 		return mlq_mbox_split_feed(h->split, p, n, &h->err);
-	h->z.next_in = (unsigned char *)(uintptr_t)p;
-	h->z.avail_in = (uInt)n;
-	while (h->z.avail_in > 0) {
-		h->z.next_out = out;
-		h->z.avail_out = sizeof(out);
-		zr = inflate(&h->z, Z_NO_FLUSH);
-		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
-			return mlq_err_set(&h->err, MLQ_ENET,
-			    "%s: bad gzip data: %s", h->src->url_safe,
-			    h->z.msg != NULL ? h->z.msg : "inflate failed");
-		have = sizeof(out) - h->z.avail_out;
-		if (have > 0 &&
-		    mlq_mbox_split_feed(h->split, (const char *)out, have,
-			&h->err) != MLQ_OK)
-			return h->err.status;
-		/* Concatenated gzip members are one stream. */
-		if (zr == Z_STREAM_END && inflateReset(&h->z) != Z_OK)
-			return mlq_err_set(&h->err, MLQ_ENET, "inflateReset");
-		if (zr == Z_BUF_ERROR && have == 0)
-			break;
-	}
-	return MLQ_OK;
+	return wire_gunzip_feed(&h->z, h->split, p, n, h->src->url_safe,
+	    &h->err);
 }
 
 /* The first body bytes of a response: decide how to read it. */
@@ -148,8 +108,7 @@ http_check(struct http *h, const char *p, size_t n)
 	curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &h->code);
 	if (h->code != 200 || h->mode == HTTP_ATOM)
 		return MLQ_OK;
-	h->gzip = n >= 2 && (unsigned char)p[0] == 0x1f &&
-	    (unsigned char)p[1] == 0x8b;
+	h->gzip = wire_is_gzip(p, n);
 	if (h->gzip) {
 		memset(&h->z, 0, sizeof(h->z));
 		if (inflateInit2(&h->z, 16 + MAX_WBITS) != Z_OK)
@@ -352,61 +311,19 @@ http_raw_free(struct http *h)
 	h->nraw = h->iraw = 0;
 }
 
-/*
- * new.atom entries updated at or after the cursor: their raw urls.  The
- * feed is our server's own markup, read with a few fixed tags.
- */
+/* A new.atom entry updated at or after the cursor: its raw url. */
 static void
-http_atom_parse(struct http *h)
+http_atom_entry(char *url, int64_t t, void *arg)
 {
-	const char *p = h->small.data, *e, *l, *q, *u;
-	int64_t t;
-	size_t n;
-	char *url, *w;
+	struct http *h = arg;
 
-	while ((p = strstr(p, "<entry>")) != NULL) {
-		if ((e = strstr(p, "</entry>")) == NULL)
-			break;
-		/* "<link" and "href" may be a line apart. */
-		l = strstr(p, "<link");
-		if (l != NULL) {
-			l += 5;
-			l += strspn(l, " \t\r\n");
-			l = strncmp(l, "href=\"", 6) == 0 ? l + 6 : NULL;
-		}
-		u = strstr(p, "<updated>");
-		if (l == NULL || l > e || u == NULL || u > e ||
-		    !http_parse_rfc3339(u + 9, &t)) {
-			p = e;
-			continue;
-		}
-		q = memchr(l, '"', (size_t)(e - l));
-		if (q == NULL || (h->have_cursor && t < h->cursor)) {
-			p = e;
-			continue;
-		}
-		n = (size_t)(q - l);
-		if ((url = malloc(n + 4)) == NULL)
-			mlq_fatal("malloc");
-		/* Undo the one entity a url in an attribute carries. */
-		for (w = url; l < q; l++) {
-			*w++ = *l;
-			if (*l == '&' && (size_t)(q - l) >= 5 &&
-			    strncmp(l, "&amp;", 5) == 0)
-				l += 4;
-		}
-		if (w > url && w[-1] != '/')
-			*w++ = '/';
-		memcpy(w, "raw", 4);
-		h->raw_urls = reallocarray(h->raw_urls, h->nraw + 1,
-		    sizeof(*h->raw_urls));
-		if (h->raw_urls == NULL)
-			mlq_fatal("reallocarray");
-		h->raw_urls[h->nraw++] = url;
-		if (t > h->atom_max)
-			h->atom_max = t;
-		p = e;
-	}
+	h->raw_urls = reallocarray(h->raw_urls, h->nraw + 1,
+	    sizeof(*h->raw_urls));
+	if (h->raw_urls == NULL)
+		mlq_fatal("reallocarray");
+	h->raw_urls[h->nraw++] = url;
+	if (t > h->atom_max)
+		h->atom_max = t;
 }
 
 /* The response to a window's search is complete (or empty: 404). */
@@ -513,7 +430,8 @@ http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 		return;
 	}
 	if (h->mode == HTTP_ATOM && h->code == 200) {
-		http_atom_parse(h);
+		wire_atom_parse(h->small.data, h->have_cursor, h->cursor,
+		    http_atom_entry, h);
 		if (h->nraw == 0) {
 			http_end(h, MLQ_OK, NULL);
 			return;

@@ -36,6 +36,7 @@
 
 #include "util/log.h"
 #include "mlqd.h"
+#include "wire.h"
 
 /* public-inbox-imapd's slice size. */
 #define IMAP_SLICE 50000
@@ -291,23 +292,6 @@ imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 	return MLQ_OK;
 }
 
-/* IMAP hands CRLF; the rest of mlq sees LF, as from HTTP and files. */
-static char *
-imap_unfold_crlf(const char *p, size_t n, size_t *outlen)
-{
-	char *out, *w;
-	size_t i;
-
-	if ((out = malloc(n + 1)) == NULL)
-		return NULL;
-	for (i = 0, w = out; i < n; i++)
-		if (!(p[i] == '\r' && i + 1 < n && p[i + 1] == '\n'))
-			*w++ = p[i];
-	*w = '\0';
-	*outlen = (size_t)(w - out);
-	return out;
-}
-
 /*
  * UID FETCH of the UIDs in set (consumed), with the whole message (peeked,
  * so nothing is marked seen) when body is set.
@@ -447,7 +431,7 @@ imap_fetch_batch(struct imap *im, mailimap *imap, const uint32_t *uids,
 		if (uid < uids[0] || uid > uids[n - 1] || body == NULL)
 			continue;
 		msgs[cnt].uid = uid;
-		msgs[cnt].data = imap_unfold_crlf(body, blen, &msgs[cnt].len);
+		msgs[cnt].data = wire_unfold_crlf(body, blen, &msgs[cnt].len);
 		if (msgs[cnt].data == NULL) {
 			mailimap_fetch_list_free(res);
 			imap_batch_free(msgs, cnt);
@@ -808,51 +792,6 @@ imap_stop(struct source *src)
 	atomic_store(&im->stop, true);
 }
 
-/* imap[s]://[user@]host[:port]/mailbox (mailbox %-decoded). */
-static enum mlq_status
-imap_parse_url(struct imap *im, const char *url, struct mlq_err *err)
-{
-	const char *p, *host, *end, *colon, *at;
-	char *w;
-	unsigned long port;
-	size_t n;
-
-	im->tls = strncmp(url, "imaps://", 8) == 0;
-	p = url + (im->tls ? 8 : 7);
-	end = p + strcspn(p, "/");
-	at = memchr(p, '@', (size_t)(end - p));
-	host = at != NULL ? at + 1 : p;
-	colon = memchr(host, ':', (size_t)(end - host));
-	n = (size_t)((colon != NULL ? colon : end) - host);
-	if (n == 0 || n >= sizeof(im->host))
-		return mlq_err_set(err, MLQ_EINPUT, "%s: bad host", url);
-	memcpy(im->host, host, n);
-	im->host[n] = '\0';
-	im->port = im->tls ? 993 : 143;
-	if (colon != NULL) {
-		port = strtoul(colon + 1, NULL, 10);
-		if (port == 0 || port > 65535)
-			return mlq_err_set(err, MLQ_EINPUT, "%s: bad port",
-			    url);
-		im->port = (uint16_t)port;
-	}
-	if (*end != '/' || end[1] == '\0' ||
-	    strlen(end + 1) >= sizeof(im->mailbox))
-		return mlq_err_set(err, MLQ_EINPUT, "%s: no mailbox", url);
-	for (p = end + 1, w = im->mailbox; *p != '\0'; p++) {
-		unsigned hi, lo;
-
-		if (*p == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
-			*w++ = (char)(hi * 16 + lo);
-			p += 2;
-		} else {
-			*w++ = *p;
-		}
-	}
-	*w = '\0';
-	return MLQ_OK;
-}
-
 static enum mlq_status
 imap_start(struct source *src, struct mlq_err *err)
 {
@@ -863,7 +802,8 @@ imap_start(struct source *src, struct mlq_err *err)
 		mlq_fatal("calloc");
 	im->src = src;
 	im->pipe[0] = im->pipe[1] = -1;
-	if ((st = imap_parse_url(im, src->url, err)) != MLQ_OK) {
+	if ((st = wire_imap_url(src->url, &im->tls, im->host, sizeof(im->host),
+		 &im->port, im->mailbox, sizeof(im->mailbox), err)) != MLQ_OK) {
 		free(im);
 		return st;
 	}

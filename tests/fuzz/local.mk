@@ -23,3 +23,7 @@ tests_fuzz_fuzz_mbox_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_mbox_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_mbox_LDADD = $(MLQ_LIBS)
 endif
+
+# What mlqd reads off the network, apart from the sockets (daemon/wire.h),
+# so the http and imap harnesses below link it without mlqd.
+daemon_mlqd_SOURCES += daemon/wire.c daemon/wire.h

@@ -1,0 +1,181 @@
+/*
+ * The parts of src-http.c and src-imap.c that only read bytes: kept apart
+ * so that tests/fuzz can feed them hostile input without a server.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "util/log.h"
+#include "wire.h"
+
+bool
+wire_is_gzip(const char *p, size_t n)
+{
+	return n >= 2 && (unsigned char)p[0] == 0x1f &&
+	    (unsigned char)p[1] == 0x8b;
+}
+
+enum mlq_status
+wire_gunzip_feed(struct z_stream_s *z, struct mlq_mbox_split *split,
+    const char *p, size_t n, const char *what, struct mlq_err *err)
+{
+	unsigned char out[65536];
+	enum mlq_status st;
+	size_t have;
+	int zr;
+
+	z->next_in = (unsigned char *)(uintptr_t)p;
+	z->avail_in = (uInt)n;
+	while (z->avail_in > 0) {
+		z->next_out = out;
+		z->avail_out = sizeof(out);
+		zr = inflate(z, Z_NO_FLUSH);
+		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
+			return mlq_err_set(err, MLQ_ENET,
+			    "%s: bad gzip data: %s", what,
+			    z->msg != NULL ? z->msg : "inflate failed");
+		have = sizeof(out) - z->avail_out;
+		if (have > 0 &&
+		    (st = mlq_mbox_split_feed(split, (const char *)out, have,
+			 err)) != MLQ_OK)
+			return st;
+		/* Concatenated gzip members are one stream. */
+		if (zr == Z_STREAM_END && inflateReset(z) != Z_OK)
+			return mlq_err_set(err, MLQ_ENET, "inflateReset");
+		if (zr == Z_BUF_ERROR && have == 0)
+			break;
+	}
+	return MLQ_OK;
+}
+
+/* Atom's "2021-04-06T19:16:56Z"; false for anything else. */
+static bool
+wire_rfc3339(const char *s, int64_t *out)
+{
+	int y, mo, d, h, mi, se;
+	char z;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se,
+		&z) != 7 ||
+	    z != 'Z' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+	    mi > 59 || se > 60)
+		return false;
+	*out = mlq_date_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	    se;
+	return true;
+}
+
+/* The feed is our server's own markup, read with a few fixed tags. */
+void
+wire_atom_parse(const char *feed, bool have_since, int64_t since,
+    wire_atom_fn fn, void *arg)
+{
+	const char *p = feed, *e, *l, *q, *u;
+	int64_t t;
+	size_t n;
+	char *url, *w;
+
+	while ((p = strstr(p, "<entry>")) != NULL) {
+		if ((e = strstr(p, "</entry>")) == NULL)
+			break;
+		/* "<link" and "href" may be a line apart. */
+		l = strstr(p, "<link");
+		if (l != NULL) {
+			l += 5;
+			l += strspn(l, " \t\r\n");
+			l = strncmp(l, "href=\"", 6) == 0 ? l + 6 : NULL;
+		}
+		u = strstr(p, "<updated>");
+		if (l == NULL || l > e || u == NULL || u > e ||
+		    !wire_rfc3339(u + 9, &t)) {
+			p = e;
+			continue;
+		}
+		q = memchr(l, '"', (size_t)(e - l));
+		if (q == NULL || (have_since && t < since)) {
+			p = e;
+			continue;
+		}
+		n = (size_t)(q - l);
+		if ((url = malloc(n + 4)) == NULL)
+			mlq_fatal("malloc");
+		/* Undo the one entity a url in an attribute carries. */
+		for (w = url; l < q; l++) {
+			*w++ = *l;
+			if (*l == '&' && (size_t)(q - l) >= 5 &&
+			    strncmp(l, "&amp;", 5) == 0)
+				l += 4;
+		}
+		if (w > url && w[-1] != '/')
+			*w++ = '/';
+		memcpy(w, "raw", 4);
+		fn(url, t, arg);
+		p = e;
+	}
+}
+
+/* IMAP hands CRLF; the rest of mlq sees LF, as from HTTP and files. */
+char *
+wire_unfold_crlf(const char *p, size_t n, size_t *outlen)
+{
+	char *out, *w;
+	size_t i;
+
+	if ((out = malloc(n + 1)) == NULL)
+		return NULL;
+	for (i = 0, w = out; i < n; i++)
+		if (!(p[i] == '\r' && i + 1 < n && p[i + 1] == '\n'))
+			*w++ = p[i];
+	*w = '\0';
+	*outlen = (size_t)(w - out);
+	return out;
+}
+
+enum mlq_status
+wire_imap_url(const char *url, bool *tls, char *host, size_t hostsz,
+    uint16_t *port, char *mailbox, size_t mailboxsz, struct mlq_err *err)
+{
+	const char *p, *h, *end, *colon, *at;
+	char *w;
+	unsigned long num;
+	size_t n;
+
+	*tls = strncmp(url, "imaps://", 8) == 0;
+	p = url + (*tls ? 8 : 7);
+	end = p + strcspn(p, "/");
+	at = memchr(p, '@', (size_t)(end - p));
+	h = at != NULL ? at + 1 : p;
+	colon = memchr(h, ':', (size_t)(end - h));
+	n = (size_t)((colon != NULL ? colon : end) - h);
+	if (n == 0 || n >= hostsz)
+		return mlq_err_set(err, MLQ_EINPUT, "%s: bad host", url);
+	memcpy(host, h, n);
+	host[n] = '\0';
+	*port = *tls ? 993 : 143;
+	if (colon != NULL) {
+		num = strtoul(colon + 1, NULL, 10);
+		if (num == 0 || num > 65535)
+			return mlq_err_set(err, MLQ_EINPUT, "%s: bad port",
+			    url);
+		*port = (uint16_t)num;
+	}
+	if (*end != '/' || end[1] == '\0' || strlen(end + 1) >= mailboxsz)
+		return mlq_err_set(err, MLQ_EINPUT, "%s: no mailbox", url);
+	for (p = end + 1, w = mailbox; *p != '\0'; p++) {
+		unsigned hi, lo;
+
+		if (*p == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+			*w++ = (char)(hi * 16 + lo);
+			p += 2;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = '\0';
+	return MLQ_OK;
+}
