@@ -102,7 +102,8 @@ wire_atom_parse(const char *feed, bool have_since, int64_t since,
 			continue;
 		}
 		n = (size_t)(q - l);
-		if ((url = malloc(n + 4)) == NULL)
+		/* The url, maybe a '/', then "raw" and its NUL. */
+		if ((url = malloc(n + 5)) == NULL)
 			mlq_fatal("malloc");
 		/* Undo the one entity a url in an attribute carries. */
 		for (w = url; l < q; l++) {
