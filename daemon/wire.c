@@ -83,14 +83,18 @@ wire_atom_parse(const char *feed, bool have_since, int64_t since,
 	while ((p = strstr(p, "<entry>")) != NULL) {
 		if ((e = strstr(p, "</entry>")) == NULL)
 			break;
-		/* "<link" and "href" may be a line apart. */
-		l = strstr(p, "<link");
+		/*
+		 * Tags are looked for inside the entry only: a search to the
+		 * end of the feed for each entry is quadratic.  "<link" and
+		 * "href" may be a line apart.
+		 */
+		l = memmem(p, (size_t)(e - p), "<link", 5);
 		if (l != NULL) {
 			l += 5;
 			l += strspn(l, " \t\r\n");
 			l = strncmp(l, "href=\"", 6) == 0 ? l + 6 : NULL;
 		}
-		u = strstr(p, "<updated>");
+		u = memmem(p, (size_t)(e - p), "<updated>", 9);
 		if (l == NULL || l > e || u == NULL || u > e ||
 		    !wire_rfc3339(u + 9, &t)) {
 			p = e;
