@@ -25,10 +25,24 @@ mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 	if (sqlite3_step(s) == SQLITE_ROW)
 		version = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
+	/* Tables without a version: somebody else's SQLite database. */
+	if (version == 0 && sqlite3_prepare_v2(st->db,
+		"SELECT 1 FROM sqlite_master LIMIT 1", -1, &s, NULL) == SQLITE_OK) {
+		int step = sqlite3_step(s);
+
+		sqlite3_finalize(s);
+		if (step == SQLITE_ROW)
+			return mlq_err_set(err, MLQ_EDB,
+			    "'%s' is not an mlq database (it is another "
+			    "program's SQLite file)",
+			    sqlite3_db_filename(st->db, "main"));
+	}
 	if (version < 0 || (size_t)version > mlq__schema_count)
 		return mlq_err_set(err, MLQ_EDB,
-		    "database schema version %d is newer than this mlq (%zu)",
-		    version, mlq__schema_count);
+		    "'%s' was written by a newer mlq (schema %d; this mlq "
+		    "reads up to %zu): upgrade mlq to use it",
+		    sqlite3_db_filename(st->db, "main"), version,
+		    mlq__schema_count);
 	if ((size_t)version < mlq__schema_count && !st->writable)
 		return mlq_err_set(err, MLQ_EDB,
 		    "database schema version %d is older than this mlq (%zu): "

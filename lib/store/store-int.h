@@ -133,7 +133,12 @@ sqlite3_stmt *mlq__store_stmt(struct mlq_store *st, enum store_stmt slot,
 /* Runs sql on the index; a failure is MLQ_EDB naming sql. */
 enum mlq_status mlq__store_exec(struct mlq_store *st, const char *sql,
     struct mlq_err *err);
-/* Records a SQLite failure as MLQ_EDB with what was being done. */
+/* Records a SQLite failure of db (its file: NULL for db's own): the cause
+ * in words where the user can act on it (disk full, read-only, busy, not
+ * a database), else what was being done and SQLite's message. */
+enum mlq_status mlq__db_fail(sqlite3 *db, const char *file,
+    struct mlq_err *err, const char *what);
+/* mlq__db_fail on the index. */
 enum mlq_status mlq__store_fail(struct mlq_store *st, struct mlq_err *err,
     const char *what);
 /*

@@ -42,8 +42,12 @@
 static enum mlq_status
 mail_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
 {
-	return mlq_err_set(err, MLQ_EDB, "%s: mail database: %s", what,
-	    st->mail != NULL ? sqlite3_errmsg(st->mail) : "not open");
+	char both[256];
+
+	snprintf(both, sizeof(both), "%s: mail database", what);
+	if (st->mail == NULL)
+		return mlq_err_set(err, MLQ_EDB, "%s not open", both);
+	return mlq__db_fail(st->mail, NULL, err, both);
 }
 
 static enum mlq_status
@@ -201,9 +205,7 @@ mail_open(struct mlq_store *st, struct mlq_err *err)
 			     : SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path.data, &st->mail, flags | SQLITE_OPEN_NOMUTEX,
 		NULL) != SQLITE_OK) {
-		rc = mlq_err_set(err, MLQ_EDB, "mail database '%s': %s",
-		    path.data,
-		    st->mail ? sqlite3_errmsg(st->mail) : "cannot open");
+		rc = mlq__db_fail(st->mail, path.data, err, "open");
 		goto out;
 	}
 	sqlite3_busy_timeout(st->mail, 10000);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +55,69 @@
  * against 0.274.  An existing database keeps its own until `mlq reindex`
  * rebuilds it.
  */
+/* How long a writer waits for another one before it gives up. */
+#define MLQ_STORE_BUSY_MS 10000
+
 #ifndef MLQ_STORE_PAGE_SIZE
 #define MLQ_STORE_PAGE_SIZE 4096
 #endif
 
+/*
+ * A failure the user can act on says so in words and names the file; the
+ * SQL being run would only hide that.  Others keep SQLite's message after
+ * what was being done.
+ */
+enum mlq_status
+mlq__db_fail(sqlite3 *db, const char *file, struct mlq_err *err,
+    const char *what)
+{
+	int code = db != NULL ? sqlite3_extended_errcode(db) : SQLITE_NOMEM;
+	int sys = db != NULL ? sqlite3_system_errno(db) : 0;
+
+	if (file == NULL && db != NULL)
+		file = sqlite3_db_filename(db, "main");
+	if (file == NULL || *file == '\0')
+		file = "(memory)";
+	if (code == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+		return mlq_err_set(err, MLQ_EIO,
+		    "'%s': the disk is full (what was being written is rolled "
+		    "back)", file);
+	switch (code & 0xff) {
+	case SQLITE_NOTADB:
+		return mlq_err_set(err, MLQ_EDB, "'%s' is not an mlq database",
+		    file);
+	case SQLITE_READONLY:
+		return mlq_err_set(err, MLQ_EIO,
+		    "'%s' cannot be written: check the permissions of the file "
+		    "and its directory", file);
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return mlq_err_set(err, MLQ_EDB,
+		    "'%s' is busy: another mlq or mlqd has been writing it for "
+		    "%d s; try again when it is done", file,
+		    MLQ_STORE_BUSY_MS / 1000);
+	case SQLITE_CORRUPT:
+		return mlq_err_set(err, MLQ_EDB,
+		    "'%s' is damaged (%s); 'mlq reindex' rebuilds the index "
+		    "from the mail", file, sqlite3_errmsg(db));
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+		return mlq_err_set(err, MLQ_EIO, "cannot open '%s': %s", file,
+		    sys != 0 ? strerror(sys) : sqlite3_errmsg(db));
+	case SQLITE_IOERR:
+		return mlq_err_set(err, MLQ_EIO, "'%s': %s", file,
+		    sys != 0 ? strerror(sys) : sqlite3_errmsg(db));
+	case SQLITE_NOMEM:
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
+	return mlq_err_set(err, MLQ_EDB, "%s: %s", what,
+	    db != NULL ? sqlite3_errmsg(db) : "no database");
+}
+
 enum mlq_status
 mlq__store_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
 {
-	return mlq_err_set(err, MLQ_EDB, "%s: %s", what, sqlite3_errmsg(st->db));
+	return mlq__db_fail(st->db, NULL, err, what);
 }
 
 sqlite3_stmt *
@@ -171,13 +227,13 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 			       SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX,
 		NULL) != SQLITE_OK) {
-		rc = mlq_err_set(err, st->writable ? MLQ_EIO : MLQ_NOTFOUND,
-		    "database '%s': %s", path,
-		    st->db ? sqlite3_errmsg(st->db) : "cannot open");
+		rc = mlq__db_fail(st->db, path, err, "open");
+		if (!st->writable && rc == MLQ_EIO)
+			rc = MLQ_NOTFOUND;
 		mlq_store_close(st);
 		return rc;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->db, MLQ_STORE_BUSY_MS);
 	sqlite3_extended_result_codes(st->db, 1);
 	if ((st->writable &&
 		((rc = mlq__store_exec(st, page_pragma, err)) != MLQ_OK ||
@@ -373,7 +429,7 @@ add_to_list(struct mlq_store *st, int64_t msg, const struct mlq_msg *m,
     const char *list, struct mlq_err *err)
 {
 	sqlite3_stmt *s;
-	int64_t lid;
+	int64_t lid = 0;
 	enum mlq_status rc;
 
 	if (list == NULL || *list == '\0')
@@ -839,7 +895,7 @@ mlq_store_put(struct mlq_store *st, const struct mlq_msg *m, const char *list,
     bool *is_new, struct mlq_err *err)
 {
 	enum mlq_status rc;
-	int64_t id;
+	int64_t id = 0;
 
 	*is_new = false;
 	if (list == NULL)

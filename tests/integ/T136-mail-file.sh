@@ -34,7 +34,7 @@ rm -f "$MLQ_DB-mail-wal" "$MLQ_DB-mail-shm"
 "$MLQ" thread --format mbox '<autumn-1@autumn.edu>' >/dev/null 2>"$TMP/err"
 is $? 3 "without the mail file, mbox output fails: exit 3"
 case $(cat "$TMP/err") in
-"mlq: mail database '$MLQ_DB-mail': unable to open database file") ok 0 "in one line naming the file" ;;
+"mlq: cannot open '$MLQ_DB-mail': No such file or directory") ok 0 "in one line naming the file" ;;
 *) ok 1 "in one line naming the file: $(cat "$TMP/err")" ;; esac
 is "$("$MLQ" search --format json | jq length)" 3 "search needs no mail"
 [ ! -e "$MLQ_DB-mail" ]
