@@ -301,6 +301,14 @@ source_done(struct source *src, enum mlq_status st, const char *why)
 		mlq_warnx("source '%s': %s", src->name, src->last_error);
 		if (d->once)
 			d->failed++;
+		/*
+		 * A store failure (a full disk) stops all storing; once no
+		 * source is mid-poll, every one re-fetches from its last
+		 * commit, so storing can start again.
+		 */
+		if (!source_any_busy(d) && mlq_ingest_resume(d->ing))
+			mlq_info("storing resumes: the sources fetch again "
+			    "what the failure rolled back");
 	}
 	if (src->removed) {
 		TAILQ_REMOVE(&d->sources, src, entry);

@@ -782,6 +782,13 @@ enum mlq_status mlq_ingest_sync(struct mlq_ingest *ing, const char *source,
 enum mlq_status mlq_ingest_source_save(struct mlq_ingest *ing,
     const struct mlq_source_state *s, struct mlq_err *err);
 void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
+/*
+ * After a store failure every call fails until this clears it (true).
+ * It clears only once everything queued has been discarded; the caller
+ * must know that no source is half way through handing over mail, whose
+ * first part the failure rolled back.
+ */
+bool mlq_ingest_resume(struct mlq_ingest *ing);
 /* Stops the threads; what was not synced is rolled back. */
 void mlq_ingest_free(struct mlq_ingest *ing);
 /*

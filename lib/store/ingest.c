@@ -568,6 +568,21 @@ mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out)
 	pthread_mutex_unlock(&ing->mu);
 }
 
+bool
+mlq_ingest_resume(struct mlq_ingest *ing)
+{
+	bool resumed = false;
+
+	pthread_mutex_lock(&ing->mu);
+	if (ing->fatal != MLQ_OK && ing->head == ing->write_next) {
+		ing->fatal = MLQ_OK;
+		mlq_err_clear(&ing->fatal_err);
+		resumed = true;
+	}
+	pthread_mutex_unlock(&ing->mu);
+	return resumed;
+}
+
 void
 mlq_ingest_free(struct mlq_ingest *ing)
 {
