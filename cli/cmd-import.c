@@ -27,6 +27,8 @@ struct import_run {
 	double started;
 	uint64_t bytes_done, bytes_total;
 	uint64_t last_draw;
+	uint64_t unread;	    /* messages or files the reader gave up */
+	enum mlq_status failed; /* a file was skipped: the exit says so */
 };
 
 static double
@@ -93,6 +95,19 @@ import_one(struct import_run *run, const char *path, const char *list,
 		if (rc == MLQ_EINPUT) {
 			/* One bad message: report it, keep reading. */
 			on_reject(path, pos, rerr.msg, run);
+			run->unread++;
+			continue;
+		}
+		if (rc == MLQ_EIO) {
+			/* A file that cannot be read (the error names it):
+			 * the rest of a directory still can. */
+			if (run->progress)
+				fputs("\r\033[K", stderr);
+			fputs("mlq: ", stderr);
+			out_safe(stderr, rerr.msg);
+			fputs(" (skipped)\n", stderr);
+			run->unread++;
+			run->failed = MLQ_EIO;
 			continue;
 		}
 		if (rc != MLQ_OK) {
@@ -185,6 +200,8 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	}
 	printf("imported %llu new, %llu duplicate, %llu rejected\n",
 	    (unsigned long long)s.stored, (unsigned long long)s.dup,
-	    (unsigned long long)s.rejected);
+	    (unsigned long long)(s.rejected + run.unread));
+	if (worst == MLQ_OK)
+		worst = run.failed;
 	return mlq_status_exit(worst);
 }
