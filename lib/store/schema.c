@@ -9,6 +9,24 @@
 /* The migration that drops table raw once its mail is in PATH-mail. */
 #define MAIL_FILE_VERSION 13
 
+static enum mlq_status
+read_version(struct mlq_store *st, int *version, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int step;
+
+	*version = 0;
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return mlq__store_fail(st, err, "read schema version");
+	if ((step = sqlite3_step(s)) == SQLITE_ROW)
+		*version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (step != SQLITE_ROW)
+		return mlq__store_fail(st, err, "read schema version");
+	return MLQ_OK;
+}
+
 enum mlq_status
 mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 {
@@ -19,12 +37,8 @@ mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 	bool moved = false;
 	char pragma[64];
 
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
-	    SQLITE_OK)
-		return mlq__store_fail(st, err, "read schema version");
-	if (sqlite3_step(s) == SQLITE_ROW)
-		version = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	if ((rc = read_version(st, &version, err)) != MLQ_OK)
+		return rc;
 	/* Tables without a version: somebody else's SQLite database. */
 	if (version == 0 && sqlite3_prepare_v2(st->db,
 		"SELECT 1 FROM sqlite_master LIMIT 1", -1, &s, NULL) == SQLITE_OK) {
@@ -56,8 +70,20 @@ mlq__schema_migrate(struct mlq_store *st, struct mlq_err *err)
 		    (rc = mlq__mail_migrate(st, &moved, err)) != MLQ_OK)
 			return rc;
 		if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-			SQLITE_OK ||
-		    sqlite3_exec(st->db, mlq__schema_migrations[i], NULL, NULL,
+		    SQLITE_OK)
+			return mlq__store_fail(st, err, "upgrade the database");
+		/* Another mlq opening the same new file may have got here
+		 * first: the version read under the write lock decides. */
+		if ((rc = read_version(st, &version, err)) != MLQ_OK) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return rc;
+		}
+		if ((size_t)version > i) {
+			sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+			i = (size_t)version - 1;
+			continue;
+		}
+		if (sqlite3_exec(st->db, mlq__schema_migrations[i], NULL, NULL,
 			NULL) != SQLITE_OK ||
 		    sqlite3_exec(st->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
 			mlq_err_set(err, MLQ_EDB, "migration %zu: %s", i + 1,

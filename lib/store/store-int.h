@@ -138,6 +138,12 @@ enum mlq_status mlq__store_exec(struct mlq_store *st, const char *sql,
  * a database), else what was being done and SQLite's message. */
 enum mlq_status mlq__db_fail(sqlite3 *db, const char *file,
     struct mlq_err *err, const char *what);
+/* Opens path read-only, read as immutable when nobody may write beside
+ * it and no writer left a -wal; sqlite3_open_v2's result. */
+int mlq__db_open_read(const char *path, sqlite3 **db);
+/* sqlite3_exec, tried again for as long as a writer waits while the file
+ * is busy; for statements SQLite's own busy wait does not cover. */
+int mlq__db_exec_waiting(sqlite3 *db, const char *sql);
 /* mlq__db_fail on the index. */
 enum mlq_status mlq__store_fail(struct mlq_store *st, struct mlq_err *err,
     const char *what);

@@ -191,7 +191,6 @@ mail_open(struct mlq_store *st, struct mlq_err *err)
 {
 	struct mlq_buf path;
 	enum mlq_status rc = MLQ_OK;
-	int flags;
 
 	if (st->mail != NULL)
 		return MLQ_OK;
@@ -201,10 +200,10 @@ mail_open(struct mlq_store *st, struct mlq_err *err)
 		return mlq_err_set(err, MLQ_EDB,
 		    "the database has no file to keep mail beside");
 	}
-	flags = st->writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-			     : SQLITE_OPEN_READONLY;
-	if (sqlite3_open_v2(path.data, &st->mail, flags | SQLITE_OPEN_NOMUTEX,
-		NULL) != SQLITE_OK) {
+	if ((st->writable ? sqlite3_open_v2(path.data, &st->mail,
+		SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+		SQLITE_OPEN_NOMUTEX, NULL)
+			  : mlq__db_open_read(path.data, &st->mail)) != SQLITE_OK) {
 		rc = mlq__db_fail(st->mail, path.data, err, "open");
 		goto out;
 	}
@@ -216,8 +215,9 @@ mail_open(struct mlq_store *st, struct mlq_err *err)
 	 */
 	if (st->writable &&
 	    ((rc = mail_exec(st, "PRAGMA page_size = 16384", err)) != MLQ_OK ||
-		(rc = mail_exec(st, "PRAGMA journal_mode = WAL", err)) !=
-		    MLQ_OK ||
+		(mlq__db_exec_waiting(st->mail, "PRAGMA journal_mode = WAL") !=
+			SQLITE_OK &&
+		    (rc = mail_fail(st, err, "set WAL mode")) != MLQ_OK) ||
 		(rc = mail_exec(st, "PRAGMA synchronous = FULL", err)) !=
 		    MLQ_OK ||
 		/* id is msg.id; data the deflated mail, len inflated;

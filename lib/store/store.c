@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store-int.h"
 
@@ -114,6 +115,52 @@ mlq__db_fail(sqlite3 *db, const char *file, struct mlq_err *err,
 	    db != NULL ? sqlite3_errmsg(db) : "no database");
 }
 
+/*
+ * A reader who may not write beside the database (a copy shared read-only)
+ * cannot create the -shm file that WAL mode reads through.  Without a -wal
+ * file there is no writer's work to see, so the file is then read as
+ * immutable: no locks, no -shm.
+ */
+int
+mlq__db_open_read(const char *path, sqlite3 **db)
+{
+	struct mlq_buf uri;
+	const char *p;
+	int rc, code;
+
+	rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK || sqlite3_exec(*db,
+	    "SELECT 1 FROM sqlite_master LIMIT 1", NULL, NULL, NULL) ==
+	    SQLITE_OK)
+		return rc;
+	code = sqlite3_extended_errcode(*db) & 0xff;
+	mlq_buf_init(&uri);
+	mlq_buf_addf(&uri, "%s-wal", path);
+	if ((code != SQLITE_READONLY && code != SQLITE_CANTOPEN) || uri.oom ||
+	    access(uri.data, F_OK) == 0 || errno != ENOENT) {
+		mlq_buf_release(&uri);
+		return SQLITE_OK; /* the caller's first statement says why */
+	}
+	mlq_buf_reset(&uri);
+	mlq_buf_addstr(&uri, "file:");
+	for (p = path; *p != '\0'; p++)
+		if (strchr("?#%", *p) != NULL)
+			mlq_buf_addf(&uri, "%%%02X", (unsigned char)*p);
+		else
+			mlq_buf_addch(&uri, *p);
+	mlq_buf_addstr(&uri, "?immutable=1");
+	if (uri.oom) {
+		mlq_buf_release(&uri);
+		return SQLITE_NOMEM;
+	}
+	sqlite3_close(*db);
+	rc = sqlite3_open_v2(uri.data, db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+	mlq_buf_release(&uri);
+	return rc;
+}
+
 enum mlq_status
 mlq__store_fail(struct mlq_store *st, struct mlq_err *err, const char *what)
 {
@@ -137,6 +184,24 @@ mlq__store_stmt(struct mlq_store *st, enum store_stmt slot, const char *sql,
 		return NULL;
 	}
 	return st->stmt[slot];
+}
+
+/*
+ * Switching a new file to WAL needs it to itself, and SQLite does not wait
+ * for that: two mlq opening one new database would have one fail at once.
+ */
+int
+mlq__db_exec_waiting(sqlite3 *db, const char *sql)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int rc, waited;
+
+	for (waited = 0;; waited += 10) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= MLQ_STORE_BUSY_MS)
+			return rc;
+		nanosleep(&pause, NULL);
+	}
 }
 
 enum mlq_status
@@ -197,12 +262,33 @@ set_wal_limit(struct mlq_store *st, struct mlq_err *err)
 	return mlq__store_exec(st, sql, err);
 }
 
+/* SQLite's errno for a file it could not create is not the directory's. */
+static enum mlq_status
+create_fail(const char *path, struct mlq_err *err)
+{
+	struct mlq_buf dir;
+	const char *slash = strrchr(path, '/');
+	enum mlq_status rc = MLQ_OK;
+
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		return MLQ_OK;
+	mlq_buf_init(&dir);
+	if (slash == NULL)
+		mlq_buf_addstr(&dir, ".");
+	else
+		mlq_buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir.oom && access(dir.data, W_OK | X_OK) != 0)
+		rc = mlq_err_set(err, MLQ_EIO, "cannot create '%s': %s", path,
+		    strerror(errno));
+	mlq_buf_release(&dir);
+	return rc;
+}
+
 enum mlq_status
 mlq_store_open(const char *path, enum mlq_store_mode mode,
     struct mlq_store **out, struct mlq_err *err)
 {
 	struct mlq_store *st;
-	int flags;
 	enum mlq_status rc;
 	size_t i;
 	char mmap_pragma[64], cache_pragma[64], page_pragma[64];
@@ -223,11 +309,13 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 		mlq_buf_init(&st->scratch[i]);
 	mlq_buf_init(&st->text_bytes);
 	st->writable = mode != MLQ_STORE_READ;
-	flags = st->writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-			       SQLITE_OPEN_READONLY;
-	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX,
-		NULL) != SQLITE_OK) {
-		rc = mlq__db_fail(st->db, path, err, "open");
+	if ((st->writable ? sqlite3_open_v2(path, &st->db,
+		SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+		SQLITE_OPEN_NOMUTEX, NULL)
+			  : mlq__db_open_read(path, &st->db)) != SQLITE_OK) {
+		rc = create_fail(path, err);
+		if (rc == MLQ_OK)
+			rc = mlq__db_fail(st->db, path, err, "open");
 		if (!st->writable && rc == MLQ_EIO)
 			rc = MLQ_NOTFOUND;
 		mlq_store_close(st);
@@ -237,8 +325,10 @@ mlq_store_open(const char *path, enum mlq_store_mode mode,
 	sqlite3_extended_result_codes(st->db, 1);
 	if ((st->writable &&
 		((rc = mlq__store_exec(st, page_pragma, err)) != MLQ_OK ||
-		    (rc = mlq__store_exec(st, "PRAGMA journal_mode = WAL",
-			 err)) != MLQ_OK ||
+		    (mlq__db_exec_waiting(st->db, "PRAGMA journal_mode = WAL") !=
+			    SQLITE_OK &&
+			(rc = mlq__store_fail(st, err, "set WAL mode")) !=
+			    MLQ_OK) ||
 		    (rc = mlq__store_exec(st, "PRAGMA synchronous = NORMAL",
 			 err)) != MLQ_OK ||
 		    (rc = set_wal_limit(st, err)) != MLQ_OK)) ||
