@@ -164,8 +164,9 @@ pid_line(struct pid_state *s, const char *p, size_t n)
 	/* "\ No newline at end of file" */
 	if (mlq_text_has_prefix(p, n, "\\ ") && n + 1 > 12)
 		return true;
+	/* A commit's line opens its patch; only the next one ends it. */
 	if (next_commit(p, n))
-		return false;
+		return s->hashed == 0;
 	if (s->hashed == 0 && !mlq_text_has_prefix(p, n, "diff "))
 		return true;
 	if (s->before == -1) {
