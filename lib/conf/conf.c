@@ -191,11 +191,15 @@ mlq__conf_parse(const char *file, const char *text, size_t len, mlq__conf_fn fn,
     void *arg, struct mlq__conf_errs *errs, struct mlq_err *err)
 {
 	struct conf_parser ps;
+	struct mlq_err own = { MLQ_OK, "" };
 	const char *p = text, *end = text + len, *eol, *q;
 	enum mlq_status st = MLQ_OK;
 	unsigned line = 0;
 	bool skip = false; /* the section's header failed */
 
+	/* errs reports each error's text, which a NULL err would lose. */
+	if (err == NULL)
+		err = &own;
 	memset(&ps, 0, sizeof(ps));
 	ps.file = file;
 	mlq_buf_init(&ps.section);
