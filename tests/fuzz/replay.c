@@ -2,12 +2,15 @@
  * Without libFuzzer, a fuzz target runs over the files named on the
  * command line (directories: every file below them), so `make check`
  * replays the fixtures and the broken-mail corpus under the sanitizers.
+ * With MLQ_FUZZ_VERBOSE set, each file's name goes to stderr first, so
+ * the last one named is the input that failed.
  */
 #include "config.h"
 
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static unsigned long replayed;
+static bool verbose; /* MLQ_FUZZ_VERBOSE set: each file's name first */
 
 static void
 replay_file(const char *path)
@@ -37,6 +41,8 @@ replay_file(const char *path)
 		len += n;
 	}
 	fclose(f);
+	if (verbose)
+		fprintf(stderr, "%s\n", path);
 	LLVMFuzzerTestOneInput((const uint8_t *)(buf ? buf : ""), len);
 	free(buf);
 	replayed++;
@@ -73,6 +79,7 @@ main(int argc, char **argv)
 {
 	int i;
 
+	verbose = getenv("MLQ_FUZZ_VERBOSE") != NULL;
 	for (i = 1; i < argc; i++)
 		replay(argv[i]);
 	printf("replayed %lu inputs\n", replayed);
