@@ -125,22 +125,20 @@ endif
 # so the http, atom and imap harnesses link it without mlqd.
 daemon_mlqd_SOURCES += daemon/wire.c daemon/wire.h
 
-# The seeds and crash inputs go into the tarball for make check; seed.sh
+# The seeds, crash inputs and dictionaries go into the tarball; seed.sh
 # cuts seeds from ../shared into the build tree for make fuzz.
 dist_noinst_SCRIPTS = tests/fuzz/seed.sh
 dist-hook:
 	cp -pR $(srcdir)/tests/fuzz/seeds $(srcdir)/tests/fuzz/crashes \
-	    $(distdir)/tests/fuzz/
+	    $(srcdir)/tests/fuzz/dict $(distdir)/tests/fuzz/
 
 FUZZ_SECONDS = 60
 FUZZ_FLAGS =
 FUZZ_SHARED = $(top_srcdir)/../shared
+if FUZZING
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	    $(MAKE) $(AM_MAKEFLAGS) tests/fuzz/fuzz-$$t >/dev/null; \
-	    test -x tests/fuzz/fuzz-$$t || { \
-		echo "make fuzz: needs ./configure --enable-fuzzing CC=clang" >&2; \
-		exit 1; }; \
 	    c=fuzz-corpus/$$t; s=fuzz-corpus/seed-$$t; \
 	    test -d $$s || $(SHELL) $(srcdir)/tests/fuzz/seed.sh $$t $$s \
 		'$(FUZZ_SHARED)'; \
@@ -156,12 +154,17 @@ fuzz:
 	    patch) test ! -d '$(FUZZ_SHARED)/corpus/patches' || \
 		dirs="$$dirs $(FUZZ_SHARED)/corpus/patches";; \
 	    esac; \
+	    dict=$(srcdir)/tests/fuzz/dict/$$t.dict; \
 	    echo "fuzz-$$t: $(FUZZ_SECONDS)s over $$dirs"; \
-	    tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+	    tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -dict=$$dict \
 		-rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
 		-artifact_prefix=fuzz-corpus/crash-$$t/ $(FUZZ_FLAGS) $$dirs \
 		2>fuzz-corpus/$$t.log || { \
 		tail -n 40 fuzz-corpus/$$t.log >&2; exit 1; }; \
 	    grep -E '^(#[0-9]+.*DONE|stat::)' fuzz-corpus/$$t.log || :; \
 	done
+else
+fuzz:
+	@echo "make fuzz: configure with --enable-fuzzing CC=clang" >&2; exit 1
+endif
 .PHONY: fuzz
