@@ -421,6 +421,11 @@ prefixed(struct qparse *x, const char *pre, size_t pn, const char *v,
 			s[strlen(s) - 1] = '\0';
 			s++;
 		}
+		/* "m:<>" names no message. */
+		if (*s == '\0') {
+			qerr(x, "empty term", term, tn);
+			return NULL;
+		}
 		return leaf(x, MLQ_QF_MSGID, s);
 	}
 	if (PRE("dfn"))
