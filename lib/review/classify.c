@@ -190,6 +190,9 @@ static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *)
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
 static bool cls_imperative(const struct cls_tok *, const struct cls_clause *);
+static bool cls_request_question(const struct cls_tok *,
+    const struct cls_clause *);
+static bool cls_please(const struct cls_tok *, const struct cls_clause *);
 
 static const struct cls_rule rule_table[] = {
 	/* nack */
@@ -283,6 +286,9 @@ static const struct cls_rule rule_table[] = {
 	    "doesn't|does|did|didn't|won't|no not|longer? apply|applies", NULL,
 	    NULL, "if|whether|i'll", true,
 	    "\"does not apply\": a rebase is needed" },
+	{ MLQ_TAG_CHANGES, "changes-please-do", NULL, cls_please, NULL,
+	    "no|my|nothing|needn't|i'll|feel|replying|me|us", true,
+	    "\"Please only print this if ...\": please and a verb" },
 	{ MLQ_TAG_CHANGES, "changes-modal", NULL, cls_modal_request, NULL,
 	    NULL, true,
 	    "\"X should be Y\", \"you need to\", \"this has to go\": a "
@@ -430,6 +436,10 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-substitute", NULL, NULL,
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
+	{ MLQ_TAG_CHANGES, "changes-asked", NULL, cls_request_question, NULL,
+	    "me|us", true,
+	    "\"Could we keep a define ...?\", \"Can't that depend on X "
+	    "instead?\": a request put as a question" },
 	{ MLQ_TAG_CHANGES, "changes-imperative", NULL, cls_imperative, NULL,
 	    "sense|case|cases", true,
 	    "\"Remove the netdev during re-init.\": a sentence that opens "
@@ -542,6 +552,8 @@ word_eq(const char *w, size_t wn, const char *l, size_t n, bool prefix)
 
 /* True if word w is one of the '|'-separated alternatives in l[0..n). */
 static bool word_in(const char *w, size_t wn, const char *l, size_t n);
+/* word_in on a string literal, its length counted by the compiler. */
+#define WORD_IN(w, n, lit) word_in((w), (n), lit, sizeof(lit) - 1)
 
 /* NACK, NAK, NACKed, NAKing, nack'd; "naked" only as "NAKed". */
 static bool
@@ -764,7 +776,9 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	    "resolve|compile|build|boot|pass|fail|remain|stay|exist|handle|"
 	    "catch|show|say|know|see|get|mean|come|figure|understand|"
 	    "investigate|discuss|wait|think|learn|decide|agree|talk|trust|"
-	    "assume|hope|remember|accept|live";
+	    "assume|hope|remember|accept|live|conflict|affect|break|cause|"
+	    "allow|enable|prevent|result|lead|land|arrive|appear|look|sound|"
+	    "succeed|speed|trigger";
 	static const char hedge_state[] =
 	    "fine|ok|okay|safe|harmless|enough|sufficient|possible|able|"
 	    "correct|right|good|true|valid|unnecessary|obvious|trivial|"
@@ -782,7 +796,9 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 			k = j + 1;
 		} else if (word_in(w->s, w->len, need, sizeof(need) - 1) &&
 		    j + 1 < c->end && word_eq(t[j + 1].s, t[j + 1].len, "to", 2,
-					  false)) {
+					  false) &&
+		    !(j > c->begin && word_in(t[j - 1].s, t[j - 1].len, modal,
+					  sizeof(modal) - 1))) {
 			k = j + 2;
 		} else
 			continue;
@@ -833,6 +849,20 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 				break;
 		if (i < j)
 			continue;
+		/* "Which tree should this go through?" asks. */
+		if (c->question) {
+			for (i = c->begin; i < j; i++)
+				if (WORD_IN(t[i].s, t[i].len,
+					"which|what|where|when|who|how|why"))
+					break;
+			if (i < j)
+				continue;
+		}
+		/* "You shouldn't have to think about that": no duty. */
+		if (k + 1 < c->end &&
+		    WORD_IN(t[k].s, t[k].len, "have|need") &&
+		    WORD_IN(t[k + 1].s, t[k + 1].len, "to"))
+			continue;
 		/* "Should I ...?" asks for advice; "Should the clock be left
 		 * enabled?" asks (a "Shouldn't it ...?" proposes). */
 		if (k < c->end && word_in(t[k].s, t[k].len, "i|we", 4))
@@ -861,6 +891,11 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 			continue;
 		if (word_in(t[k].s, t[k].len, hedge_verb,
 			sizeof(hedge_verb) - 1))
+			continue;
+		/* "... should make it faster": what it will do. */
+		if (k + 1 < c->end && WORD_IN(t[k].s, t[k].len, "make") &&
+		    WORD_IN(t[k + 1].s, t[k + 1].len, "it|things|life|"
+						      "everything|sense"))
 			continue;
 		if ((word_eq(t[k].s, t[k].len, "be", 2, false) ||
 			word_eq(t[k].s, t[k].len, "have", 4, false))) {
@@ -913,10 +948,176 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 	if (c->end - c->begin >= 2 &&
 	    word_eq(t[c->begin + 1].s, t[c->begin + 1].len, "of", 2, false))
 		return false;
+	/* "This looks like a fix, so move it to a separate patch." */
+	if (c->begin != c->sent && c->end - c->begin >= 3 && !c->question &&
+	    WORD_IN(w->s, w->len, "so|then") &&
+	    WORD_IN(w[1].s, w[1].len, CHANGE_VERB "|drop") &&
+	    !WORD_IN(w[2].s, w[2].len, "that|of|to|on|is|was|far|much|many|"
+				       "long|are|it's|i|we|you|they"))
+		return true;
 	return c->begin == c->sent && c->end - c->begin >= 2 && !c->question &&
 	    w->s[0] >= 'A' && w->s[0] <= 'Z' &&
 	    (word_in(w->s, w->len, CHANGE_VERB, sizeof(CHANGE_VERB) - 1) ||
 		word_in(w->s, w->len, "drop", 4));
+}
+
+/* Words that, once "please" or "can you" is said, ask to be told. */
+#define ASK_INFO                                                               \
+	"explain|clarify|confirm|describe|tell|elaborate|share|say|check|"    \
+	"test|try|verify|look|comment|point|provide|give|let|help|remind|"    \
+	"recall|remember|imagine|see|think|be|have|do|answer|reply|respond|"  \
+	"send|run|post|report|paste|attach|show|find|note|ignore|read|"       \
+	"advise|review|ack|cc|consider|wait|stop|apply|take|pick|merge|"      \
+	"queue|pull|route|accept|feel|know|also|please|kindly|just|again|"   \
+	"simply|verify|double-check|retest|describe|list|reproduce|bisect|"   \
+	"trace|capture|collect|measure|rerun|enable|dump|get|grab|upload|"    \
+	"identify|determine|figure|gather|obtain|record|mount|boot|install|"  \
+	"build|compile|expand"
+/* Where an answer would go into the patch rather than into a reply. */
+#define IN_PATCH                                                               \
+	"commit|changelog|log|description|message|comment|comments|"          \
+	"subject|title|code|patch|documentation|kerneldoc|binding"
+
+/* The clause's first word past "so", "and", "but", "then", "also". */
+static size_t
+skip_conj(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j = c->begin;
+
+	while (j + 1 < c->end &&
+	    WORD_IN(t[j].s, t[j].len, "so|and|but|then|also|ok|okay|nit|or|"
+				      "well|hmm|now|again"))
+		j++;
+	return j;
+}
+
+static bool
+clause_has_word(const struct cls_tok *t, const struct cls_clause *c,
+    const char *l)
+{
+	size_t j;
+
+	for (j = c->begin; j < c->end; j++)
+		if (word_in(t[j].s, t[j].len, l, strlen(l)))
+			return true;
+	return false;
+}
+
+/* cls_request_question over tokens [start, end). */
+static bool
+request_question_at(const struct cls_tok *t, size_t start, size_t end)
+{
+	static const char wh[] =
+	    "why|what|how|when|where|who|whom|whose|which|is|are|was|were|"
+	    "does|did|do|has|have|had";
+	struct cls_clause sub = { .begin = start, .end = end, .sent = start };
+	size_t j, k;
+
+	if (start >= end)
+		return false;
+	j = skip_conj(t, &sub);
+	/* "Can you / could we <verb> ...?" */
+	if (j + 2 < end &&
+	    WORD_IN(t[j].s, t[j].len, "can|could|would|will|won't|can't|"
+				      "couldn't|wouldn't|shall|should") &&
+	    WORD_IN(t[j + 1].s, t[j + 1].len, "you|we")) {
+		for (k = j + 2; k < end &&
+		     WORD_IN(t[k].s, t[k].len, "please|kindly|also|just|maybe|"
+					       "perhaps|simply|rather|instead|"
+					       "not|then|at|a|minimum|least|"
+					       "first|now");
+		     k++)
+			;
+		if (k < end &&
+		    !word_in(t[k].s, t[k].len, ASK_INFO, sizeof(ASK_INFO) - 1))
+			return true;
+		if (k < end && clause_has_word(t, &sub, IN_PATCH) &&
+		    clause_has_word(t, &sub, "in|into|to"))
+			return true;
+	}
+	/* "Mind changing ...?", "Care to split ...?" */
+	if (j + 1 < end && WORD_IN(t[j].s, t[j].len, "mind|care"))
+		return true;
+	/* "Did you mean pfn_pte?": a typo pointed out. */
+	if (pat_match("did|do you mean", t, j, end))
+		return true;
+	/* "I don't think pci-domain is required, is it?" */
+	if (pat_match("i don't|do not? think|believe", t, j, end))
+		return true;
+	for (k = j; k + 1 < end; k++) {
+		/* "Presumably that's supposed to be ...?" */
+		if (pat_match("supposed|meant to be|read|say", t, k, end))
+			return true;
+		/* "If that's all you need, then how about ...?" */
+		if (pat_match("how about", t, k, end))
+			return true;
+	}
+	/* "Don't you need to check ...?" */
+	if (pat_match("don't|doesn't you|we|it|this|that need|needs|want|have",
+		t, j, end))
+		return true;
+	/* "Would it help if ...?" */
+	if (pat_match("would|wouldn't it help", t, j, end))
+		return true;
+	/* "Maybe this could be put below ...?" */
+	if (WORD_IN(t[j].s, t[j].len, "maybe|perhaps") &&
+	    clause_has_word(t, &sub, "could|should|can|might|would"))
+		return true;
+	/* "Can't that depend on X instead?"; "Why X instead of Y?" asks. */
+	return !word_in(t[j].s, t[j].len, wh, sizeof(wh) - 1) &&
+	    clause_has_word(t, &sub, "instead|rather");
+}
+
+/*
+ * A question whose form proposes a change: "Could we keep a define ...?",
+ * "Can you at a minimum reply to this thread with the update?", "Can't
+ * that depend on X instead?", "Mind changing your script ...?", "Did you
+ * mean pfn_pte?", "Maybe this sentence could go below the --- line?".
+ * "Can you explain why?" asks to be told, a question, unless what is
+ * told is to go into the patch ("... in the commit message?").  Read
+ * from the question's own clause and from its sentence's start.
+ */
+static bool
+cls_request_question(const struct cls_tok *t, const struct cls_clause *c)
+{
+	if (!c->question || c->begin == c->end)
+		return false;
+	return request_question_at(t, c->begin, c->end) ||
+	    (c->sent < c->begin && request_question_at(t, c->sent, c->end));
+}
+
+/*
+ * "Please only print this if ...": "please" and a verb that is not one
+ * of asking to be told ("please explain") or of courtesy ("please find
+ * attached", "please ignore").
+ */
+static bool
+cls_please(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j = skip_conj(t, c), k;
+	bool neg = false;
+
+	if (c->question || j >= c->end ||
+	    !WORD_IN(t[j].s, t[j].len, "please|pls|kindly"))
+		return false;
+	for (k = j + 1; k < c->end &&
+	     WORD_IN(t[k].s, t[k].len, "only|also|just|simply|first|now|"
+				       "rather|instead|do|don't|always|never|"
+				       "not|at|least");
+	     k++)
+		neg |= WORD_IN(t[k].s, t[k].len, "don't|never|not");
+	/* "Please don't add ...", but not "please do not try to frame it
+	 * that way": forbidden, it must be a change to the patch. */
+	if (neg)
+		return k < c->end && word_in(t[k].s, t[k].len, CHANGE_VERB,
+					 sizeof(CHANGE_VERB) - 1);
+	return k < c->end &&
+	    !word_in(t[k].s, t[k].len, ASK_INFO, sizeof(ASK_INFO) - 1) &&
+	    !WORD_IN(t[k].s, t[k].len, "the|a|an|this|that|it|me|us|let|"
+				       "everyone|all|folks|guys|note|see|"
+				       "notify|contact|delete|destroy|"
+				       "disregard|excuse|forgive|pardon|"
+				       "bear|refer|visit|go|click");
 }
 
 /* "s/blew/below/", ":s/reove/removing": an editor's substitution. */
@@ -1481,6 +1682,10 @@ tokenize_line(struct cls_text *x, size_t li)
 			if (!ends_sentence(s, n, j) ||
 			    (j > 0 && s[j - 1] == ' ' && j + 1 < n))
 				break;
+			/* "In many (most?) cases": an aside, not asked. */
+			if (j + 1 < n && s[j + 1] == ')' &&
+			    memchr(s, '(', j) != NULL)
+				break;
 			close_clause(x, true, true, li);
 			break;
 		case '.':
@@ -1780,12 +1985,29 @@ vocative_at(const struct cls_text *x, size_t k)
 	const struct cls_clause *c = &x->cls[k];
 	const struct cls_tok *w;
 
+	const char *ls;
+	bool at, alone;
+
 	if (c->end - c->begin != 1 || c->begin != c->sent)
 		return false;
 	w = &x->toks[c->begin];
+	ls = x->lines[w->line].s;
+	at = w->s > ls && w->s[-1] == '@';
+	/* "Ard?": a sentence that is only a name asks that person. */
+	alone = c->question && w->s + w->len < ls + x->lines[w->line].len &&
+	    w->s[w->len] == '?' &&
+	    !WORD_IN(w->s, w->len, "why|what|how|when|where|who|which|whom|"
+				   "thoughts|comments|objections|ideas|"
+				   "opinions|suggestions|anyone|anybody|"
+				   "someone|somebody|everyone|correct|true|"
+				   "agreed|fine|better|sense|again|more|else|"
+				   "this|that|these|those|it|them|ok|okay|"
+				   "right|really|seriously|sure|yes|no|any|"
+				   "typo|huh|hmm|and|or|so|then|now");
 	if (w->len < 2 || w->s[0] < 'A' || w->s[0] > 'Z' ||
-	    w->s + w->len >= x->lines[w->line].s + x->lines[w->line].len ||
-	    w->s[w->len] != ',')
+	    w->s + w->len >= ls + x->lines[w->line].len ||
+	    (w->s[w->len] != ',' && !alone &&
+		!(at && w->s[w->len] == ':')))
 		return false;
 	for (size_t i = 1; i < w->len; i++)
 		if (!((w->s[i] >= 'a' && w->s[i] <= 'z') || w->s[i] == '-'))
@@ -2018,7 +2240,9 @@ mark_sentences(const struct cls_text *x)
 			/* Only a request's own form: "Is there a need to
 			 * call X?" is a question. */
 			if (rule_table[k].tag != MLQ_TAG_CHANGES ||
-			    rule_table[k].pat == NULL)
+			    (rule_table[k].pat == NULL &&
+				rule_table[k].clause_fn != cls_request_question &&
+				rule_table[k].clause_fn != cls_modal_request))
 				continue;
 			for (size_t i = j; i < e && !hit; i++)
 				hit = rule_hits(k, x, &x->cls[i], &line);
