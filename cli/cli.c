@@ -84,6 +84,18 @@ cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int
+cli_bad_option(const struct cli_cmd *cmd)
+{
+	char o[2] = { (char)optopt, '\0' };
+
+	/* getopt's own message is off (opterr): one line, ours. */
+	if (optopt > ' ' && optopt < 0x7f)
+		return cli_usage_error(cmd, "%s: unknown option '-%s'",
+		    cmd->name, o);
+	return cli_usage_error(cmd, "%s: bad option", cmd->name);
+}
+
 static void
 usage(FILE *f, const struct cli_cmd *const *commands, size_t ncommands)
 {
@@ -397,6 +409,7 @@ cli_run(struct cli *clip, int argc, char **argv,
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* 0, not 1: glibc then forgets the "+" mode used above */
+	opterr = 0; /* commands say it in one line: cli_bad_option */
 	if ((rc = open_db(&cli, cmd->flags)) == 0)
 		rc = cmd->exec(&cli, argc, argv);
 	mlq_store_close(cli.st);

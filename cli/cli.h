@@ -112,6 +112,8 @@ const struct option *cli_long_option(const struct option *opts,
 /* Prints "mlq: <fmt>" and returns exit code 2 (bad usage or input). */
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A bad option of cmd (getopt's optopt): one line and the usage; 2. */
+int cli_bad_option(const struct cli_cmd *cmd);
 
 /* ---- helpers (helper.c) ---- */
 

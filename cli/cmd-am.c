@@ -535,7 +535,7 @@ cmd_am_exec(struct cli *cli, int argc, char **argv)
 			partial = true;
 			break;
 		default:
-			return cli_usage_error(&cmd_am, "am: bad option");
+			return cli_bad_option(&cmd_am);
 		}
 	}
 	if (optind + 1 != argc)

@@ -123,7 +123,7 @@ cmd_cat_exec(struct cli *cli, int argc, char **argv)
 		return c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'r')
-			return cli_usage_error(&cmd_cat, "cat: bad option");
+			return cli_bad_option(&cmd_cat);
 		raw = true;
 	}
 	if (optind == argc)

@@ -315,8 +315,7 @@ cmd_digest_exec(struct cli *cli, int argc, char **argv)
 				    "digest: unknown format '%s'", optarg);
 			break;
 		default:
-			return cli_usage_error(&cmd_digest,
-			    "digest: bad option");
+			return cli_bad_option(&cmd_digest);
 		}
 	}
 	if (optind < argc)

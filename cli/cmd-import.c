@@ -146,7 +146,7 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 		return c;
 	while ((c = getopt_long(argc, argv, "l:", opts, NULL)) != -1) {
 		if (c != 'l')
-			return cli_usage_error(&cmd_import, "bad option");
+			return cli_bad_option(&cmd_import);
 		list = optarg;
 	}
 	if (optind >= argc)

@@ -48,8 +48,7 @@ cmd_reindex_exec(struct cli *cli, int argc, char **argv)
 		return c;
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		if (c != 'j')
-			return cli_usage_error(&cmd_reindex,
-			    "reindex: bad option");
+			return cli_bad_option(&cmd_reindex);
 		jobs = strtol(optarg, &end, 10);
 		if (*optarg == '\0' || *end != '\0' || jobs < 0 || jobs > 256)
 			return cli_usage_error(&cmd_reindex,

@@ -336,8 +336,7 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 		default:
 			if (c < O_FROM || c > O_PATCHES) {
 				mlq_arena_free(a);
-				return cli_usage_error(&cmd_search,
-				    "search: bad option");
+				return cli_bad_option(&cmd_search);
 			}
 			k = (size_t)(c - O_FROM);
 			vals[k] = mlq_arena_grow(a, vals[k], nvals[k],

@@ -843,7 +843,7 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 		if (c != 'f' ||
 		    !out_format_parse(optarg,
 			OUT_ALLOW(OUT_TEXT) | OUT_ALLOW(OUT_JSON), &fmt))
-			return cli_usage_error(&cmd_show, "show: bad option");
+			return cli_bad_option(&cmd_show);
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_show, "show: one MSGID is needed");

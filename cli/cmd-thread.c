@@ -127,7 +127,7 @@ cmd_thread_exec(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'f' || !out_format_parse(optarg, OUT_ALLOW(OUT_TEXT) |
 		    OUT_ALLOW(OUT_JSON) | OUT_ALLOW(OUT_MBOX), &fmt))
-			return cli_usage_error(&cmd_thread, "thread: bad option");
+			return cli_bad_option(&cmd_thread);
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(&cmd_thread, "thread: one MSGID is needed");

@@ -367,7 +367,7 @@ cmd_who_exec(struct cli *cli, int argc, char **argv)
 			limit = (size_t)lim;
 			break;
 		default:
-			return cli_usage_error(&cmd_who, "who: bad option");
+			return cli_bad_option(&cmd_who);
 		}
 	}
 	if (optind + 1 != argc || argv[optind][0] == '\0')
