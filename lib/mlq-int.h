@@ -29,6 +29,14 @@ struct mlq_terms *mlq__terms_new(void);
 void mlq__terms_free(struct mlq_terms *t);
 enum mlq_status mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m);
 size_t mlq__text_indexed_len(const char *body, size_t len);
+/*
+ * The words the index's tokenizer (without its stemmer) cuts s into, each
+ * folded, handed to fn in order until it returns non-zero: where a query
+ * word outside ASCII splits, the index split it too ("a\u2014b" is two).
+ */
+typedef int (*mlq_token_fn)(const char *tok, size_t n, void *arg);
+enum mlq_status mlq__text_tokens(const char *s, size_t n, mlq_token_fn fn,
+    void *arg);
 /* A stored message's headers and body only: no trailers, patch or tags
  * (parse.c), for what reads the text alone. */
 enum mlq_status mlq__msg_parse_text(const void *zraw, size_t zlen,

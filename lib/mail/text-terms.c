@@ -218,3 +218,42 @@ mlq__terms_of_msg(struct mlq_terms *t, struct mlq_msg *m)
 	}
 	return MLQ_OK;
 }
+
+struct tokens_ctx {
+	mlq_token_fn fn;
+	void *arg;
+	int stop;
+};
+
+static int
+on_query_token(void *arg, int flags, const char *tok, int n, int start,
+    int end)
+{
+	struct tokens_ctx *c = arg;
+
+	(void)flags;
+	(void)start;
+	(void)end;
+	if (n > 0 && (c->stop = c->fn(tok, (size_t)n, c->arg)) != 0)
+		return SQLITE_DONE;
+	return SQLITE_OK;
+}
+
+enum mlq_status
+mlq__text_tokens(const char *s, size_t n, mlq_token_fn fn, void *arg)
+{
+	struct tokens_ctx c = { fn, arg, 0 };
+	struct mlq_terms *t;
+	int rc;
+
+	if (n == 0)
+		return MLQ_OK;
+	if (n > INT32_MAX || (t = mlq__terms_new()) == NULL)
+		return MLQ_ENOMEM;
+	rc = t->tok.xTokenize(t->inst, &c, FTS5_TOKENIZE_QUERY, s, (int)n,
+	    on_query_token);
+	mlq__terms_free(t);
+	return rc == SQLITE_OK || (rc == SQLITE_DONE && c.stop != 0)
+	    ? MLQ_OK
+	    : MLQ_ENOMEM;
+}

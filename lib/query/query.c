@@ -162,6 +162,35 @@ leaf(struct qparse *x, enum mlq_qfield f, const char *s)
  * as a phrase too, is all of its words ANDed with a check of their order
  * in the mail itself (MLQ_QF_PHRASE, store-phrase.c).
  */
+static bool
+has_high_byte(const char *s, size_t n)
+{
+	while (n-- > 0)
+		if ((unsigned char)*s++ >= 0x80)
+			return true;
+	return false;
+}
+
+struct terms_out {
+	struct mlq_buf *b;
+	size_t *k; /* words so far */
+};
+
+/* One word the tokenizer cut, ANDed in as a quoted FTS5 string; a '"'
+ * cannot come out of it (unicode61 makes words of letters and digits). */
+static int
+add_token(const char *tok, size_t n, void *arg)
+{
+	struct terms_out *o = arg;
+
+	if ((*o->k)++ > 0)
+		mlq_buf_addstr(o->b, " AND ");
+	mlq_buf_addch(o->b, '"');
+	mlq_buf_add(o->b, tok, n);
+	mlq_buf_addch(o->b, '"');
+	return 0;
+}
+
 static struct mlq_qnode *
 text_leaf(struct qparse *x, const char *col, unsigned cols, const char *w,
     size_t n, const char *term, size_t tn)
@@ -191,6 +220,21 @@ text_leaf(struct qparse *x, const char *col, unsigned cols, const char *w,
 			break;
 		for (start = i; i < n && is_token_byte((unsigned char)w[i]);)
 			i++;
+		/* Past ASCII only the tokenizer knows where words end
+		 * ("a\u2014b", a byte that is not UTF-8): one quoted string
+		 * it cuts in two would be a phrase, which the index
+		 * cannot answer. */
+		if (has_high_byte(w + start, i - start)) {
+			struct terms_out o = { &b, &k };
+			size_t had = k;
+
+			if (mlq__text_tokens(w + start, i - start, add_token,
+				&o) != MLQ_OK)
+				b.oom = true;
+			if (prefix && i == n && k > had)
+				mlq_buf_addch(&b, '*');
+			continue;
+		}
 		if (k++ > 0)
 			mlq_buf_addstr(&b, " AND ");
 		mlq_buf_addch(&b, '"');

@@ -76,6 +76,12 @@ static const struct {
 	{ "12:30", "(and fts[(\"12\" AND \"30\")] phrase[12:30]0x7f)" },
 	{ "foo-bar", "(and fts[(\"foo\" AND \"bar\")] phrase[foo-bar]0x7f)" },
 	{ "foo-bar*", "fts[(\"foo\" AND \"bar\"*)]" },
+	/* past ASCII the index's tokenizer says where words end */
+	{ "Gr\xc3\xb6\xc3\x9f" "e", "fts[(\"gro\xc3\x9f" "e\")]" },
+	{ "foo\xe2\x80\x94" "bar",
+	    "(and fts[(\"foo\" AND \"bar\")] phrase[foo\xe2\x80\x94" "bar]0x7f)" },
+	{ "foo\xff\xfe" "bar*",
+	    "fts[(\"foo\" AND \"bar\"*)]" },
 	{ "or", "fts[(\"or\")]" },
 	{ "b:x bs:y nq:z q:w dfa:v dfb:u",
 	    "(and (and (and (and (and fts[{nq q dfa dfb dfctx dfhh} : (\"x\")] "
