@@ -80,6 +80,19 @@ is "$(sqlite3 "$MLQ_DB" 'SELECT count(*) - count(DISTINCT msgid) FROM msg')" 0 \
     "nothing twice"
 is "$(sqlite3 "$MLQ_DB" 'PRAGMA integrity_check')" ok "integrity_check"
 
+# Files are made with the user's umask, and never writable by others.
+(umask 000 && "$MLQ" --db "$TMP/um0/new/u.db" import "$M/autumn.eml") \
+    >/dev/null 2>&1
+(umask 077 && "$MLQ" --db "$TMP/um7/new/u.db" import "$M/autumn.eml") \
+    >/dev/null 2>&1
+modes() { find "$1" -mindepth 1 -printf '%m %P\n' | sort -k2; }
+is "$(modes "$TMP/um0")" "700 new
+644 new/u.db
+644 new/u.db-mail" "umask 000: the directory is private, no file is writable by others"
+is "$(modes "$TMP/um7")" "700 new
+600 new/u.db
+600 new/u.db-mail" "umask 077: nothing readable by others"
+
 # Permissions: as an unprivileged user (root passes every check).
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	echo "# SKIP permission cases: need root and setpriv to become nobody"

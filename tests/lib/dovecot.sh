@@ -1,5 +1,5 @@
 # dovecot as a personal IMAP server on 127.0.0.1 (notes/testbed.md §10):
-# user "maint", password "secret", mail in a maildir owned by dovecot's
+# user "maint", password "Pw-s3cr3t.maint", mail in a maildir owned by dovecot's
 # system user.  Source after test-lib.sh.
 
 need dovecot
@@ -15,7 +15,7 @@ dove_start() {
 	mkdir -p "$DOVE/run" "$DOVE/state" "$DOVE_MAIL/new" "$DOVE_MAIL/cur" \
 	    "$DOVE_MAIL/tmp"
 	chmod 755 "$DOVE" "$DOVE/mail"
-	printf 'maint:{PLAIN}secret:%s:%s::%s\n' "$_uid" "$_gid" \
+	printf 'maint:{PLAIN}Pw-s3cr3t.maint:%s:%s::%s\n' "$_uid" "$_gid" \
 	    "$DOVE/mail/maint" >"$DOVE/users"
 	cat >"$DOVE/dovecot.conf" <<EOC
 base_dir = $DOVE/run
