@@ -17,8 +17,10 @@ count() {
 	fi
 }
 
-# Small batches, so that kills land between and inside many commits.
-for delay in 0.15 0.4 0.7 1.0; do
+# Small batches, so that kills land between and inside many commits; 20
+# moments over the import's first second and a half.
+kill_delays 20 1.5
+for delay in $(cat "$TMP/kill-delays"); do
 	MLQ_IMPORT_BATCH=50 "$MLQ" import "$f" >/dev/null 2>&1 &
 	pid=$!
 	sleep "$delay"

@@ -21,7 +21,8 @@ url = http://127.0.0.1:$HTTP_PORT/mlq/
 since = 2021-04-01
 EOC
 
-mlqd_kill9 643 0.15 0.3 0.45 0.6 0.25
+kill_delays 20 0.8
+mlqd_kill9 643 $(cat "$TMP/kill-delays")
 run_ok "a clean run" "$MLQD" --once
 stored_ids >"$TMP/got"
 is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"

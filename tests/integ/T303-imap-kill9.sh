@@ -13,7 +13,8 @@ ok $? "inbox from nfs-2021-04.mbox"
 pi_msgids "$NFS" >"$TMP/want"
 pi_imap_source nfs mlq
 
-mlqd_kill9 643 0.3 0.6 0.9 0.45
+kill_delays 20 1.2
+mlqd_kill9 643 $(cat "$TMP/kill-delays")
 run_ok "a clean run" "$MLQD" --once
 stored_ids >"$TMP/got"
 is "$(cat "$TMP/got")" "$(cat "$TMP/want")" "exactly the inbox's Message-Ids"

@@ -9,7 +9,8 @@ stored_ids() {
 }
 
 # mlqd_kill9 MAX DELAY...: for each delay, `mlqd --once` killed -9 after
-# that long; what is stored never shrinks and never passes MAX.
+# that long; what is stored never shrinks nor passes MAX, and the index
+# passes integrity_check.
 mlqd_kill9() {
 	_max=$1; shift
 	_prev=0
@@ -20,8 +21,10 @@ mlqd_kill9() {
 		kill -9 "$_pid" 2>/dev/null
 		wait "$_pid" 2>/dev/null
 		_n=$(stored_ids | wc -l)
-		ok "$([ "$_n" -ge "$_prev" ] && [ "$_n" -le "$_max" ]; echo $?)" \
-		    "killed after ${_delay}s: $_n stored so far"
+		_ic=$(sqlite3 "$MLQ_DB" 'PRAGMA integrity_check' 2>&1)
+		ok "$([ "$_n" -ge "$_prev" ] && [ "$_n" -le "$_max" ] &&
+		    [ "$_ic" = ok ]; echo $?)" \
+		    "killed after ${_delay}s: $_n stored so far, integrity $_ic"
 		_prev=$_n
 	done
 }

@@ -145,6 +145,19 @@ wait_for() {
 	done
 }
 
+# kill_delays N MAX: writes $TMP/kill-delays, N delays in seconds each in
+# [0.02, MAX), for kill -9 tests, drawn from MLQ_KILL_SEED (else the
+# clock), and prints the seed, so that a failure can be replayed.
+kill_delays() {
+	KILL_SEED=${MLQ_KILL_SEED:-$(date +%s)}
+	echo "# kill -9 moments from MLQ_KILL_SEED=$KILL_SEED"
+	awk -v n="$1" -v max="$2" -v seed="$KILL_SEED" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++)
+			printf "%.2f\n", 0.02 + rand() * (max - 0.02)
+	}' >"$TMP/kill-delays"
+}
+
 test_done() {
 	echo "1..$_test_n"
 	[ "$_test_failed" -eq 0 ]
