@@ -7,6 +7,10 @@
  * overlap so nothing falls between polls (duplicates collapse by
  * Message-Id); a backfill walks forward window by window, so a crash
  * loses at most one window and memory stays bounded.  A 404 is "no hits".
+ * Before a window longer than a day is fetched, the search page says how
+ * many it holds, and a window past HTTP_WIN_CAP messages is shortened
+ * first: a backfill through empty years otherwise reached the year that
+ * holds a whole archive in one request.
  * An inbox without search (501) falls back to new.atom and MSGID/raw.
  */
 #include "config.h"
@@ -31,8 +35,10 @@
 #define HTTP_WIN_INIT 86400
 #define HTTP_WIN_MIN  3600
 #define HTTP_WIN_MAX  (8 * 365 * 86400)
-#define HTTP_WIN_FEW  2000
-#define HTTP_WIN_MANY 20000
+/* At most this many messages in one request (a window is cut down to
+ * about half of it); a response that brings twice as many is dropped for
+ * a shorter window.  MLQ_HTTP_WINDOW_CAP sets it for the tests. */
+#define HTTP_WIN_CAP  4000
 /* 1973-03-03: public-inbox reads rt: numbers of 9+ digits as seconds. */
 #define HTTP_EPOCH 100000000
 /* What an error page or new.atom may hold in memory. */
@@ -40,6 +46,7 @@
 
 enum http_mode {
 	HTTP_SEARCH, /* rt: windows */
+	HTTP_COUNT,  /* a window's size, from the search page */
 	HTTP_ATOM,   /* new.atom, then each entry's raw */
 	HTTP_RAW,
 };
@@ -58,6 +65,9 @@ struct http {
 	int64_t from, to; /* to == 0: open-ended */
 	int64_t started;  /* wall clock when the request went out */
 	uint64_t count;	  /* messages in this response */
+	uint64_t cap;	  /* HTTP_WIN_CAP */
+	int64_t counted_from, counted_to; /* the window last counted */
+	bool too_many;	  /* this response passed twice the cap */
 
 	/* the response */
 	bool checked; /* status looked at (first body bytes) */
@@ -86,6 +96,12 @@ http_on_message(const char *msg, size_t len, void *arg)
 	char origin[64];
 
 	h->count++;
+	/* Past twice the cap the window goes back for a shorter one; what
+	 * came is stored, and comes again as duplicates. */
+	if (h->to != 0 && h->count > 2 * h->cap && h->win / 2 >= HTTP_WIN_MIN) {
+		h->too_many = true;
+		return mlq_err_set(&h->err, MLQ_ENET, "window too long");
+	}
 	snprintf(origin, sizeof(origin), "%s", h->src->name);
 	return source_ingest(h->src, msg, len, origin, h->count, &h->err);
 }
@@ -106,7 +122,7 @@ http_check(struct http *h, const char *p, size_t n)
 {
 	h->checked = true;
 	curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &h->code);
-	if (h->code != 200 || h->mode == HTTP_ATOM)
+	if (h->code != 200 || h->mode == HTTP_ATOM || h->mode == HTTP_COUNT)
 		return MLQ_OK;
 	h->gzip = wire_is_gzip(p, n);
 	if (h->gzip) {
@@ -128,13 +144,14 @@ http_write_cb(char *p, size_t size, size_t nmemb, void *arg)
 		return 0;
 	if (!h->checked && (h->fail = http_check(h, p, n)) != MLQ_OK)
 		return 0;
-	if (h->code != 200 || h->mode == HTTP_ATOM) {
+	if (h->code != 200 || h->mode == HTTP_ATOM || h->mode == HTTP_COUNT) {
 		if (h->small.len + n > HTTP_MAX_SMALL_BODY) {
 			if (h->code != 200)
 				return n; /* an error page: its head will do */
 			h->fail = mlq_err_set(&h->err, MLQ_ENET,
-			    "%s: new.atom larger than %u bytes",
-			    h->src->url_safe, HTTP_MAX_SMALL_BODY);
+			    "%s: %s larger than %u bytes", h->src->url_safe,
+			    h->mode == HTTP_ATOM ? "new.atom" : "search page",
+			    HTTP_MAX_SMALL_BODY);
 			return 0;
 		}
 		mlq_buf_add(&h->small, p, n);
@@ -245,7 +262,7 @@ http_window(struct http *h)
 {
 	int64_t now = (int64_t)time(NULL);
 	char q[96], *esc, *url;
-	bool open_lo;
+	bool open_lo, count;
 	size_t len;
 
 	if (!h->have_cursor)
@@ -278,10 +295,13 @@ http_window(struct http *h)
 	len = strlen(h->base) + strlen(esc) + 16;
 	if ((url = malloc(len)) == NULL)
 		mlq_fatal("malloc");
-	snprintf(url, len, "%s?q=%s&x=m", h->base, esc);
+	/* A long window is counted before it is fetched. */
+	count = (h->to != 0 ? h->to : now) - h->from > HTTP_WIN_INIT + HTTP_OVERLAP &&
+	    (h->counted_from != h->from || h->counted_to != h->to);
+	snprintf(url, len, "%s?q=%s%s", h->base, esc, count ? "" : "&x=m");
 	curl_free(esc);
-	h->mode = HTTP_SEARCH;
-	http_request(h, url, true);
+	h->mode = count ? HTTP_COUNT : HTTP_SEARCH;
+	http_request(h, url, !count);
 	free(url);
 }
 
@@ -347,12 +367,11 @@ http_window_done(struct http *h)
 	}
 	h->cursor = end;
 	h->have_cursor = true;
-	if (h->to != 0)
-		mlq_debug("source '%s': window of %llds: %llu messages",
-		    h->src->name, (long long)h->win, (unsigned long long)n);
-	if (n < HTTP_WIN_FEW && h->win < HTTP_WIN_MAX)
+	mlq_debug("source '%s': window of %llds: %llu messages", h->src->name,
+	    (long long)(end - h->from), (unsigned long long)n);
+	if (n < h->cap / 4 && h->win < HTTP_WIN_MAX)
 		h->win *= 2;
-	else if (n > HTTP_WIN_MANY && h->win / 2 >= HTTP_WIN_MIN)
+	else if (n > h->cap * 3 / 4 && h->win / 2 >= HTTP_WIN_MIN)
 		h->win /= 2;
 	if (h->to == 0 || h->src->stopping) {
 		http_end(h, MLQ_OK, NULL);
@@ -392,6 +411,33 @@ http_raw_done(struct http *h)
 	http_end(h, MLQ_OK, NULL);
 }
 
+/*
+ * The search page of a window: shorten a window that holds more than the
+ * cap to about half of it, then fetch.  A page that does not say (another
+ * server, another wording, an error) leaves it to the response's count.
+ */
+static void
+http_counted(struct http *h)
+{
+	uint64_t n;
+	int64_t w;
+
+	h->counted_from = h->from;
+	h->counted_to = h->to;
+	if ((h->code == 200 || h->code == 404) &&
+	    wire_search_count(h->small.data != NULL ? h->small.data : "", &n) &&
+	    n > h->cap && h->win / 2 >= HTTP_WIN_MIN) {
+		/* An open window runs to now. */
+		w = h->to != 0 ? h->win : (int64_t)time(NULL) - h->from;
+		w = (int64_t)((double)w * (double)h->cap / 2.0 / (double)n);
+		h->win = w >= HTTP_WIN_MIN ? w : HTTP_WIN_MIN;
+		mlq_debug("source '%s': %llu messages in the window; asking "
+			  "for %llds at a time",
+		    h->src->name, (unsigned long long)n, (long long)h->win);
+	}
+	http_window(h);
+}
+
 static void
 http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 {
@@ -400,6 +446,16 @@ http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 
 	if (!h->checked)
 		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &h->code);
+	if (h->too_many) {
+		h->too_many = false;
+		h->win = h->win / 4 >= HTTP_WIN_MIN ? h->win / 4 : HTTP_WIN_MIN;
+		mlq_info("source '%s': more than %llu messages in one request; "
+			 "asking for %llds at a time",
+		    h->src->name, (unsigned long long)(2 * h->cap),
+		    (long long)h->win);
+		http_window(h);
+		return;
+	}
 	if (h->fail != MLQ_OK) {
 		snprintf(why, sizeof(why), "%s", h->err.msg);
 		http_end(h, h->fail, why);
@@ -408,6 +464,10 @@ http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 	if (rc != CURLE_OK) {
 		snprintf(why, sizeof(why), "%s: %s", h->src->url_safe, errbuf);
 		http_end(h, MLQ_ENET, why);
+		return;
+	}
+	if (h->mode == HTTP_COUNT && rc == CURLE_OK) {
+		http_counted(h);
 		return;
 	}
 	if (h->mode == HTTP_SEARCH && h->code == 501) {
@@ -511,6 +571,7 @@ http_start(struct source *src, struct mlq_err *err)
 {
 	struct http *h;
 	size_t n = strlen(src->url);
+	const char *env;
 
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
 	    (h->base = malloc(n + 2)) == NULL)
@@ -520,6 +581,10 @@ http_start(struct source *src, struct mlq_err *err)
 		memcpy(h->base + n, "/", 2);
 	h->src = src;
 	h->win = HTTP_WIN_INIT;
+	h->cap = HTTP_WIN_CAP;
+	if ((env = getenv("MLQ_HTTP_WINDOW_CAP")) != NULL &&
+	    strtoull(env, NULL, 10) >= 8)
+		h->cap = strtoull(env, NULL, 10);
 	mlq_buf_init(&h->small);
 	src->drv = h;
 	return MLQ_OK;

@@ -184,3 +184,45 @@ wire_imap_url(const char *url, bool *tls, char *host, size_t hostsz,
 	*w = '\0';
 	return MLQ_OK;
 }
+
+/* The number at s, past an optional '~' (an estimate counts as is). */
+static bool
+count_at(const char *s, uint64_t *count)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (*p == '~')
+		p++;
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*count = v;
+	return true;
+}
+
+bool
+wire_search_count(const char *page, uint64_t *count)
+{
+	const char *p;
+
+	if (strstr(page, "[No results found]") != NULL) {
+		*count = 0;
+		return true;
+	}
+	if ((p = strstr(page, "No more results, only ")) != NULL)
+		return count_at(p + 22, count);
+	for (p = page; (p = strstr(p, "Results ")) != NULL; p += 8) {
+		const char *q = p + 8;
+
+		while ((*q >= '0' && *q <= '9') || *q == '-')
+			q++;
+		if (q > p + 8 && strncmp(q, " of ", 4) == 0)
+			return count_at(q + 4, count);
+	}
+	return false;
+}

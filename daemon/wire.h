@@ -38,6 +38,14 @@ void wire_atom_parse(const char *feed, bool have_since, int64_t since,
     wire_atom_fn fn, void *arg);
 
 /*
+ * How many messages a public-inbox search page (HTML, NUL-terminated)
+ * says its query matches: "Results 1-200 of ~37377", "No more results,
+ * only 12", "[No results found]".  False when the page says none of it
+ * (not public-inbox's, or a version that words it otherwise).
+ */
+bool wire_search_count(const char *page, uint64_t *count);
+
+/*
  * p[0..n) with each CRLF as LF, NUL-terminated, in a malloc'd string the
  * caller frees; its length in *outlen.  NULL on ENOMEM.
  */
