@@ -44,6 +44,24 @@ json_time(struct out_json *j, const char *key, int64_t t)
 		json_str(j, when(t, buf, sizeof(buf)));
 }
 
+/*
+ * An HTTP source's cursor "rt:T": every message the inbox received before
+ * T is stored.  0 for any other cursor.
+ */
+static int64_t
+received_until(const struct mlq_source_state *s)
+{
+	long long v;
+	int n = 0;
+
+	if (s->cursor == NULL || s->kind == NULL ||
+	    strcmp(s->kind, "http") != 0 ||
+	    sscanf(s->cursor, "rt:%lld%n", &v, &n) != 1 ||
+	    s->cursor[n] != '\0' || v <= 0)
+		return 0;
+	return (int64_t)v;
+}
+
 static int
 on_source(const struct mlq_source_state *s, void *arg)
 {
@@ -61,6 +79,8 @@ on_source(const struct mlq_source_state *s, void *arg)
 		json_str(&o->j, s->kind);
 		json_key(&o->j, "cursor");
 		json_str(&o->j, s->cursor);
+		if (strcmp(s->kind != NULL ? s->kind : "", "http") == 0)
+			json_time(&o->j, "received_until", received_until(s));
 		json_time(&o->j, "last_poll", s->last_poll);
 		json_time(&o->j, "last_success", s->last_ok);
 		json_time(&o->j, "next_poll", s->next_poll);
@@ -78,6 +98,10 @@ on_source(const struct mlq_source_state *s, void *arg)
 	out_safe(stdout, s->kind);
 	fputs("\n  cursor:       ", stdout);
 	out_safe(stdout, s->cursor ? s->cursor : "(none)");
+	/* By the inbox's received time: late-filed old mail is not seen. */
+	if (received_until(s) != 0)
+		printf("\n  received to:  %s (the inbox's received time)",
+		    when(received_until(s), buf, sizeof(buf)));
 	printf("\n  last poll:    %s", when(s->last_poll, buf, sizeof(buf)));
 	printf("\n  last success: %s", when(s->last_ok, buf, sizeof(buf)));
 	printf("\n  next poll:    %s", when(s->next_poll, buf, sizeof(buf)));
