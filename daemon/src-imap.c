@@ -10,9 +10,10 @@
  * slices of 50,000 inbox-wide UIDs: a url naming a mailbox that does not
  * exist but whose ".0" does is followed slice by slice.
  *
- * Debian's libetpan does not verify TLS certificates, so the peer's
- * certificate is checked here with GnuTLS (trust: tls-ca or the system's
- * CAs; host name or IP address) before anything is sent.
+ * TLS is ours (imap-tls.c): Debian's libetpan verifies no certificate
+ * and prints GnuTLS's errors to stderr.  The peer's certificate is
+ * checked in the handshake (trust: tls-ca or the system's CAs; host name
+ * or IP address) before anything is sent.
  */
 #include "config.h"
 
@@ -30,11 +31,10 @@
 #include <unistd.h>
 
 #include <event2/event.h>
-#include <gnutls/gnutls.h>
-#include <gnutls/x509.h>
 #include <libetpan/libetpan.h>
 
 #include "util/log.h"
+#include "imap-tls.h"
 #include "mlqd.h"
 #include "wire.h"
 
@@ -163,76 +163,71 @@ imap_batch_send(struct imap *im, struct imap_msg *msgs, size_t n,
 	return st;
 }
 
-/* The peer certificate against the trust list and the host name. */
-static enum mlq_status
-imap_verify(struct imap *im, mailimap *imap, char *why, size_t whylen)
+/* libetpan's connection errors, in words. */
+static const char *
+imap_error(int r)
 {
-	gnutls_x509_trust_list_t tl = NULL;
-	gnutls_x509_crt_t crt = NULL;
-	gnutls_datum_t dat;
-	unsigned char *der = NULL;
-	unsigned status = 0;
-	enum mlq_status st = MLQ_ENET;
-	ssize_t n;
+	switch (r) {
+	case MAILIMAP_ERROR_CONNECTION_REFUSED:
+		return "cannot connect: connection refused or host unknown";
+	case MAILIMAP_ERROR_STREAM:
+		return "the connection broke";
+	case MAILIMAP_ERROR_BAD_STATE:
+	case MAILIMAP_ERROR_PARSE:
+		return "the server's greeting is not IMAP's";
+	case MAILIMAP_ERROR_MEMORY:
+		return "out of memory";
+	default:
+		return "cannot connect";
+	}
+}
+
+/* imaps://: TCP, then our TLS, then libetpan's IMAP over it; -1 with
+ * why said, else mailimap_connect's result. */
+static int
+imap_tls_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
+{
+	mailstream_low *low;
+	mailstream *stream;
+	int fd;
+
+	if ((fd = imap_tcp_connect(im->host, im->port, why, whylen)) < 0)
+		return -1;
+	if ((low = imap_tls_open(fd, im->host, im->src->tls_ca, why,
+		 whylen)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	if ((stream = mailstream_new(low, 8192)) == NULL) {
+		mailstream_low_close(low);
+		mailstream_low_free(low);
+		imap_why(why, whylen, "out of memory");
+		return -1;
+	}
+	/* The session owns the stream now, even when this fails. */
+	return mailimap_connect(imap, stream);
+}
+
+/* STARTTLS, then our TLS on the same socket in place of the plain one. */
+static enum mlq_status
+imap_starttls(struct imap *im, mailimap *imap, char *why, size_t whylen)
+{
+	mailstream_low *plain, *low;
 	int r;
 
-	n = mailstream_ssl_get_certificate(imap->imap_stream, &der);
-	if (n <= 0) {
-		imap_why(why, whylen, "%s: no server certificate to verify",
-		    im->host);
+	if ((r = mailimap_starttls(imap)) != MAILIMAP_NO_ERROR) {
+		imap_why(why, whylen, "%s: STARTTLS refused: %s", im->host,
+		    imap_error(r));
 		return MLQ_ENET;
 	}
-	if (gnutls_x509_crt_init(&crt) < 0 ||
-	    gnutls_x509_trust_list_init(&tl, 0) < 0) {
-		imap_why(why, whylen, "gnutls: out of memory");
-		goto out;
-	}
-	dat.data = der;
-	dat.size = (unsigned)n;
-	if ((r = gnutls_x509_crt_import(crt, &dat, GNUTLS_X509_FMT_DER)) < 0) {
-		imap_why(why, whylen, "%s: bad server certificate: %s",
-		    im->host, gnutls_strerror(r));
-		goto out;
-	}
-	if (im->src->tls_ca != NULL)
-		r = gnutls_x509_trust_list_add_trust_file(tl, im->src->tls_ca,
-		    NULL, GNUTLS_X509_FMT_PEM, 0, 0);
-	else
-		r = gnutls_x509_trust_list_add_system_trust(tl, 0, 0);
-	if (r <= 0) {
-		imap_why(why, whylen, "%s: no trusted CA certificates loaded%s",
-		    im->src->tls_ca != NULL ? im->src->tls_ca : "the system",
-		    r < 0 ? "" : " (empty)");
-		goto out;
-	}
-	r = gnutls_x509_trust_list_verify_crt(tl, &crt, 1, 0, &status, NULL);
-	if (r < 0 || status != 0) {
-		gnutls_datum_t txt = { NULL, 0 };
-
-		if (r >= 0)
-			gnutls_certificate_verification_status_print(status,
-			    GNUTLS_CRT_X509, &txt, 0);
-		imap_why(why, whylen, "%s: TLS certificate not trusted: %s",
-		    im->host,
-		    r < 0		   ? gnutls_strerror(r)
-			: txt.data != NULL ? (const char *)txt.data
-					   : "verification failed");
-		gnutls_free(txt.data);
-		goto out;
-	}
-	if (!gnutls_x509_crt_check_hostname2(crt, im->host, 0)) {
-		imap_why(why, whylen,
-		    "%s: TLS certificate is not for this host name", im->host);
-		goto out;
-	}
-	st = MLQ_OK;
-out:
-	if (tl != NULL)
-		gnutls_x509_trust_list_deinit(tl, 1);
-	if (crt != NULL)
-		gnutls_x509_crt_deinit(crt);
-	free(der);
-	return st;
+	plain = mailstream_get_low(imap->imap_stream);
+	if ((low = imap_tls_open(mailstream_low_get_fd(plain), im->host,
+		 im->src->tls_ca, why, whylen)) == NULL)
+		return MLQ_ENET;
+	/* The plain stream goes, its socket stays with the TLS one. */
+	mailstream_low_free(plain);
+	mailstream_set_low(imap->imap_stream, low);
+	return MLQ_OK;
 }
 
 static enum mlq_status
@@ -243,14 +238,15 @@ imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 	int r;
 
 	if (im->tls)
-		r = mailimap_ssl_connect(imap, im->host, im->port);
+		r = imap_tls_connect(im, imap, why, whylen);
 	else
 		r = mailimap_socket_connect(imap, im->host, im->port);
+	if (r == -1)
+		return MLQ_ENET; /* why is said */
 	if (r != MAILIMAP_NO_ERROR && r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
-		imap_why(why, whylen,
-		    "%s:%u: cannot connect (libetpan error %d)", im->host,
-		    im->port, r);
+		imap_why(why, whylen, "%s:%u: %s", im->host, im->port,
+		    imap_error(r));
 		return MLQ_ENET;
 	}
 	if (!im->tls) {
@@ -258,13 +254,7 @@ imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 		if (mailimap_capability(imap, &cap) == MAILIMAP_NO_ERROR)
 			mailimap_capability_data_free(cap);
 		if (mailimap_has_extension(imap, "STARTTLS")) {
-			if (mailimap_socket_starttls(imap) !=
-			    MAILIMAP_NO_ERROR) {
-				imap_why(why, whylen, "%s: STARTTLS failed",
-				    im->host);
-				return MLQ_ENET;
-			}
-			if (imap_verify(im, imap, why, whylen) != MLQ_OK)
+			if (imap_starttls(im, imap, why, whylen) != MLQ_OK)
 				return MLQ_ENET;
 		} else if (im->password != NULL &&
 		    strcmp(im->host, "127.0.0.1") != 0 &&
@@ -275,8 +265,6 @@ imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 			    im->host);
 			return MLQ_ENET;
 		}
-	} else if (imap_verify(im, imap, why, whylen) != MLQ_OK) {
-		return MLQ_ENET;
 	}
 	if (r == MAILIMAP_NO_ERROR_AUTHENTICATED)
 		return MLQ_OK;

@@ -65,4 +65,15 @@ echo "tls-ca = $PI/cert.pem" >>"$MLQ_CONFIG"
 run_ok "STARTTLS with tls-ca is accepted" "$MLQD" --once
 is "$(stored_ids | wc -l)" 2 "and the mail fetched"
 
+# imaps:// to a port that speaks plain IMAP: the handshake fails, and
+# the log says so in one line of its own (nothing raw on stderr).
+printf '[source "p"]\nurl = imaps://127.0.0.1:%s/inbox.mlq.test\n' "$P3" \
+    >"$MLQ_CONFIG"
+"$MLQD" --once >"$TMP/out" 2>&1
+is "$?" 3 "imaps:// to a plain IMAP port fails"
+grep -v "^mlqd: " "$TMP/out" | sed 's/^/# stray: /'
+is "$(grep -vc "^mlqd: " "$TMP/out")" 0 "every line is mlqd's own"
+grep -q "source 'p': 127.0.0.1: TLS handshake failed: .*(does the server speak TLS on this port?)" "$TMP/out"
+ok $? "one line naming the cause"
+
 test_done
