@@ -263,6 +263,7 @@ ref_add(struct mlq_store *st, const struct mlq_msg *m, int64_t id, int kind,
 struct cand {
 	int64_t id;
 	int version;
+	bool declared; /* a retitled vN: linked by its title and a file */
 	bool date_ok;
 	int64_t date;
 	const char *msgid;
@@ -923,8 +924,14 @@ title_words(const char *t, const char *w[16], size_t wn[16])
  * are in the other ("Fix memory leak in X" and "Fix memory leaks in X
  * and Y"), the subsystem prefix aside (it is what a retitle changes).
  */
+
+/*
+ * How alike two titles are: half the shorter title's words shared, or
+ * with 'close' three quarters of the longer's ("Remove ifdef X_V4 from
+ * nfsV4.2 ..." against "Remove ifdef X from NFSv4.2 ...").
+ */
 static bool
-titles_alike(const char *a, const char *b)
+title_overlap(const char *a, const char *b, bool close)
 {
 	const char *wa[16], *wb[16];
 	size_t na, nb, la[16], lb[16], i, j, both = 0;
@@ -939,7 +946,16 @@ titles_alike(const char *a, const char *b)
 				both++;
 				break;
 			}
+	if (close)
+		return 4 * both >= 3 * (na > nb ? na : nb);
 	return 2 * both >= (na < nb ? na : nb);
+}
+
+/* Whether two titles are alike enough for a retitled patch. */
+static bool
+titles_alike(const char *a, const char *b)
+{
+	return title_overlap(a, b, false);
 }
 
 /* Whether stored posting id changes exactly the files of m. */
@@ -1020,30 +1036,50 @@ link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	sqlite3_bind_int64(s, 4, m->date + MLQ_REVIEW_RETITLE_WINDOW);
 	mlq__store_bind_text(s, 5, m->subj.norm);
 	sqlite3_bind_int64(s, 6, id);
-	/* Titles alike, then most of the changed lines: linked below. */
+	/* Titles alike, then most of the changed lines: linked below.  A
+	 * posting that calls itself vN (N >= 2) under nearly the title of
+	 * an earlier one needs only to share a file with it: a new version
+	 * may rework every line ("Remove ifdef X_V4" then "v2 ... X"). */
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		if (!titles_alike(m->subj.norm, col_str(s, 1)))
 			continue;
 		if ((c = mlq_arena_grow(a, v, n, sizeof(*v))) == NULL)
 			break;
 		v = c;
+		memset(&v[n], 0, sizeof(v[n]));
+		/* A lone patch only: a series' siblings share titles
+		 * ("TCP flow", "UDP flow") and series link whole. */
+		v[n].declared = m->subj.total <= 1 &&
+		    title_overlap(m->subj.norm, col_str(s, 1), true);
 		v[n++].id = sqlite3_column_int64(s, 0);
 	}
 	if ((rc = mlq__store_rows_done(st, s, step, err, "find retitled")) !=
 	    MLQ_OK)
 		goto out;
 	s = mlq__store_stmt(st, S_RV_RETITLED_ROW,
-	    "SELECT id, version, date, msgid, sketch FROM msg "
+	    "SELECT id, version, date, msgid, sketch, total FROM msg "
 	    "WHERE id = ? AND kind = 1 AND sketch IS NOT NULL", err);
 	if (s == NULL) {
 		rc = MLQ_EDB;
 		goto out;
 	}
 	for (i = 0, k = 0; i < n; i++) {
+		bool declared = v[i].declared;
+		int ver;
+
 		sqlite3_bind_int64(s, 1, v[i].id);
-		if ((step = sqlite3_step(s)) != SQLITE_ROW ||
-		    mlq__sketch_likeness(mine, nmine, theirs,
-			sketch_read(s, 4, theirs)) < 0.5) {
+		if ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			/* One of the two calls itself v2 or later, the
+			 * other a different version (either may come
+			 * first). */
+			ver = sqlite3_column_int(s, 1);
+			declared = declared && sqlite3_column_int(s, 5) <= 1 &&
+			    ver != m->subj.version &&
+			    (ver >= 2 || m->subj.version >= 2);
+		}
+		if (step != SQLITE_ROW ||
+		    (!declared && mlq__sketch_likeness(mine, nmine, theirs,
+				    sketch_read(s, 4, theirs)) < 0.5)) {
 			sqlite3_reset(s);
 			if (step != SQLITE_ROW && step != SQLITE_DONE) {
 				rc = mlq__store_fail(st, err, "read retitled");
@@ -1052,6 +1088,7 @@ link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			continue;
 		}
 		c = &v[k];
+		c->declared = declared;
 		c->id = sqlite3_column_int64(s, 0);
 		c->version = sqlite3_column_int(s, 1);
 		c->date_ok = true;
@@ -1071,8 +1108,9 @@ link_retitled(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	self.date = m->date;
 	self.msgid = m->msgid;
 	for (i = 0; rc == MLQ_OK && i < n; i++)
-		if ((rc = same_files(st, v[i].id, m, &yes, err)) == MLQ_OK &&
-		    yes)
+		if (v[i].declared || ((rc = same_files(st, v[i].id, m, &yes,
+					 err)) == MLQ_OK &&
+					yes))
 			rc = version_link(st, &self, &v[i], true, err);
 out:
 	mlq_arena_free(a);
