@@ -2,7 +2,7 @@
  * Fuzz target: the patch parser.  Checked: counts add up over the files,
  * the patch id is 40 hex digits or empty, and the diff found at
  * diff_start is found again in the text from there, with the same id
- * when it starts at a "diff " line.
+ * when that is where git patch-id starts too.
  */
 #include "config.h"
 
@@ -27,6 +27,22 @@ is_patch_id(const char *id)
 			(id[i] >= 'a' && id[i] <= 'f')))
 			return false;
 	return id[40] == '\0';
+}
+
+/* Whether a line of text[0..n) starts "diff ". */
+static bool
+has_diff_line(const char *text, size_t n)
+{
+	const char *p = text, *nl;
+
+	while (p < text + n) {
+		if ((size_t)(text + n - p) >= 5 && memcmp(p, "diff ", 5) == 0)
+			return true;
+		if ((nl = memchr(p, '\n', (size_t)(text + n - p))) == NULL)
+			break;
+		p = nl + 1;
+	}
+	return false;
 }
 
 int
@@ -67,10 +83,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	FUZZ_CHECK(found2 && again.diff_start == 0);
 	FUZZ_CHECK(again.nfiles == p.nfiles);
-	/* git patch-id starts at a "diff " line; a quilt diff's "diff -u"
-	 * line may come before the "---" the parser starts it at. */
+	/*
+	 * git patch-id starts at the first line starting "diff ": the same
+	 * when the diff starts there and no prose line before it does (a
+	 * quilt diff's "diff -u" line comes before the "---" it starts at).
+	 */
 	if (size - p.diff_start >= 5 &&
-	    memcmp(text + p.diff_start, "diff ", 5) == 0)
+	    memcmp(text + p.diff_start, "diff ", 5) == 0 &&
+	    !has_diff_line(text, p.diff_start))
 		FUZZ_CHECK(strcmp(again.patch_id, p.patch_id) == 0);
 out:
 	mlq_arena_free(a);
