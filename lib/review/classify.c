@@ -923,10 +923,19 @@ cls_proposal(const struct cls_tok *t, const struct cls_clause *c)
 {
 	static const char lead[] =
 	    "maybe|perhaps|suggestion|proposal|alternatively|instead|like";
-	size_t j = c->begin;
+	size_t j;
 
 	if (!c->colon || c->end - c->begin > 3)
 		return false;
+	/* "I was thinking of capturing the traffic, something like:" shows
+	 * how to get data, not a change to make. */
+	for (j = c->sent; j < c->begin; j++)
+		if (WORD_IN(t[j].s, t[j].len, "captur~|trac~|testing|run|"
+					      "running|debug~|reproduc~|"
+					      "bisect~|logging|dump~|measur~|"
+					      "profil~|collect~|record~"))
+			return false;
+	j = c->begin;
 	/* "Something like:", "Maybe something like:" */
 	for (; j < c->end; j++)
 		if (word_in(t[j].s, t[j].len, lead, sizeof(lead) - 1))

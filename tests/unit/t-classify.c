@@ -318,6 +318,8 @@ static const struct ccase cases[] = {
 	    "changes-maybe" },
 	{ "Sounds good, still a little long. Maybe:\n\n> foo: bar\n", false, CHG,
 	    "changes-proposal" },
+	{ "I would start by tracing the calls, something like:\n"
+	  " trace-cmd record -e sched\n", false, 0, NULL },
 	{ "Perhaps, lspci output and the dmesg log?\n", false, QUES,
 	    "question-mark" },
 	{ "Would you like to avoid the duplicate code?\n", false, CHG,
