@@ -200,15 +200,18 @@ mlq__conf_parse(const char *file, const char *text, size_t len, mlq__conf_fn fn,
 	/* errs reports each error's text, which a NULL err would lose. */
 	if (err == NULL)
 		err = &own;
+	/* One error for the whole text: its lines cannot be trusted. */
+	if (memchr(text, '\0', len) != NULL)
+		return mlq__conf_errs_take(errs,
+		    mlq_err_set(err, MLQ_EINPUT, "%s: contains a NUL byte",
+			file),
+		    err);
 	memset(&ps, 0, sizeof(ps));
 	ps.file = file;
 	mlq_buf_init(&ps.section);
 	mlq_buf_init(&ps.sub);
 	mlq_buf_init(&ps.key);
 	mlq_buf_init(&ps.value);
-	if (memchr(text, '\0', len) != NULL)
-		st = mlq_err_set(err, MLQ_EINPUT, "%s: contains a NUL byte",
-		    file);
 	while (st == MLQ_OK && p < end) {
 		line++;
 		eol = memchr(p, '\n', (size_t)(end - p));
