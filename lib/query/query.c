@@ -16,6 +16,9 @@
 /* Deeper nesting or more terms than any person types. */
 #define QUERY_MAX_DEPTH 64
 #define QUERY_MAX_TERMS 256
+/* SQLite's and FTS5's parsers overflow their stacks on a search nested
+ * deeper (24 levels of "(a OR (" do). */
+#define QUERY_MAX_TREE 20
 
 enum qtok { QT_END, QT_TERM, QT_AND, QT_OR, QT_NOT, QT_MINUS, QT_LP, QT_RP };
 
@@ -575,8 +578,14 @@ parse_unary(struct qparse *x)
 	case QT_NOT:
 	case QT_MINUS:
 		next(x);
+		/* "NOT NOT ..." nests as parentheses do. */
+		if (++x->depth > QUERY_MAX_DEPTH) {
+			qerr(x, "too deeply nested at", at, strlen(at));
+			return NULL;
+		}
 		if ((c = parse_unary(x)) == NULL)
 			return NULL;
+		x->depth--;
 		return node(x, MLQ_QOP_NOT, c, NULL);
 	case QT_LP:
 		if (++x->depth > QUERY_MAX_DEPTH) {
@@ -615,48 +624,97 @@ parse_unary(struct qparse *x)
 	return NULL;
 }
 
+/*
+ * n operands joined by op, as a balanced tree: SQLite's and FTS5's
+ * parsers overflow their stacks on a chain nested as deep as it is long
+ * (80 f: terms, 100 words).  Three or fewer nest from the left as before.
+ */
+static struct mlq_qnode *
+chain(struct qparse *x, enum mlq_qop op, struct mlq_qnode **v, size_t n)
+{
+	struct mlq_qnode *l, *r;
+	size_t half = n - n / 2;
+
+	if (n == 1)
+		return v[0];
+	if ((l = chain(x, op, v, half)) == NULL ||
+	    (r = chain(x, op, v + half, n - half)) == NULL)
+		return NULL;
+	return node(x, op, l, r);
+}
+
+/* Adds n to the operands v[0..*nv) of a chain. */
+static struct mlq_qnode **
+chain_add(struct qparse *x, struct mlq_qnode **v, size_t *nv,
+    struct mlq_qnode *n)
+{
+	if ((v = mlq_arena_grow(x->a, v, *nv, sizeof(*v))) == NULL) {
+		qoom(x);
+		return NULL;
+	}
+	v[(*nv)++] = n;
+	return v;
+}
+
 static struct mlq_qnode *
 parse_and(struct qparse *x)
 {
-	struct mlq_qnode *l = parse_unary(x), *r;
+	struct mlq_qnode *l = parse_unary(x), *r, **v = NULL;
+	size_t n = 0;
 
-	while (l != NULL && x->tok != QT_END && x->tok != QT_OR &&
-	    x->tok != QT_RP) {
+	if (l == NULL || (v = chain_add(x, v, &n, l)) == NULL)
+		return NULL;
+	while (x->tok != QT_END && x->tok != QT_OR && x->tok != QT_RP) {
 		if (x->tok == QT_AND)
 			next(x);
-		if ((r = parse_unary(x)) == NULL)
+		if ((r = parse_unary(x)) == NULL ||
+		    (v = chain_add(x, v, &n, r)) == NULL)
 			return NULL;
-		l = node(x, MLQ_QOP_AND, l, r);
 	}
-	return l;
+	return chain(x, MLQ_QOP_AND, v, n);
 }
 
 static struct mlq_qnode *
 parse_or(struct qparse *x)
 {
-	struct mlq_qnode *l = parse_and(x), *r;
+	struct mlq_qnode *l = parse_and(x), *r, **v = NULL;
+	size_t n = 0;
 
-	while (l != NULL && x->tok == QT_OR) {
+	if (l == NULL || (v = chain_add(x, v, &n, l)) == NULL)
+		return NULL;
+	while (x->tok == QT_OR) {
 		next(x);
-		if ((r = parse_and(x)) == NULL)
+		if ((r = parse_and(x)) == NULL ||
+		    (v = chain_add(x, v, &n, r)) == NULL)
 			return NULL;
-		l = node(x, MLQ_QOP_OR, l, r);
 	}
-	return l;
+	return chain(x, MLQ_QOP_OR, v, n);
 }
 
-/* ANDs n into q. */
+static int
+tree_depth(const struct mlq_qnode *n)
+{
+	int l, r;
+
+	if (n == NULL || n->op == MLQ_QOP_LEAF)
+		return 0;
+	l = tree_depth(n->l);
+	r = tree_depth(n->r);
+	return 1 + (l > r ? l : r);
+}
+
+/* ANDs n into q; MLQ_EINPUT if the whole would nest too deep to run. */
 static enum mlq_status
 and_into(struct mlq_query *q, const struct mlq_qnode *n, struct qparse *x)
 {
-	struct mlq_qnode *both;
+	const struct mlq_qnode *both = n;
 
-	if (q->expr == NULL) {
-		q->expr = n;
-		return MLQ_OK;
-	}
-	if ((both = node(x, MLQ_QOP_AND, q->expr, n)) == NULL)
+	if (q->expr != NULL &&
+	    (both = node(x, MLQ_QOP_AND, q->expr, n)) == NULL)
 		return x->rc;
+	if (tree_depth(both) > QUERY_MAX_TREE)
+		return mlq_err_set(x->err, MLQ_EINPUT,
+		    "query: nested more than %d levels deep", QUERY_MAX_TREE);
 	q->expr = both;
 	return MLQ_OK;
 }
@@ -689,9 +747,9 @@ mlq_query_flag(struct mlq_query *q, const char *flag, char *const *values,
     size_t nv, int64_t now, struct mlq_arena *a, struct mlq_err *err)
 {
 	struct qparse x;
-	struct mlq_qnode *any = NULL, *n = NULL;
+	struct mlq_qnode *any, *n = NULL, **v_or = NULL;
 	const char *v;
-	size_t i, vn;
+	size_t i, vn, nor = 0;
 	int64_t t;
 
 	memset(&x, 0, sizeof(x));
@@ -747,11 +805,12 @@ mlq_query_flag(struct mlq_query *q, const char *flag, char *const *values,
 			return mlq_err_set(err, MLQ_EUSAGE,
 			    "search: no flag --%s", flag);
 		}
-		if (n == NULL)
+		if (n == NULL || (v_or = chain_add(&x, v_or, &nor, n)) == NULL)
 			break;
-		any = any == NULL ? n : node(&x, MLQ_QOP_OR, any, n);
 	}
-	if (x.rc != MLQ_OK || any == NULL)
+	if (x.rc != MLQ_OK || nor == 0)
+		return x.rc;
+	if ((any = chain(&x, MLQ_QOP_OR, v_or, nor)) == NULL)
 		return x.rc;
 	return and_into(q, any, &x);
 }

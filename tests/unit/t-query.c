@@ -83,11 +83,13 @@ static const struct {
 	{ "foo\xff\xfe" "bar*",
 	    "fts[(\"foo\" AND \"bar\"*)]" },
 	{ "or", "fts[(\"or\")]" },
+	/* A chain is a balanced tree, so long ones nest no deeper than SQL
+	 * can parse; three terms still nest from the left. */
 	{ "b:x bs:y nq:z q:w dfa:v dfb:u",
-	    "(and (and (and (and (and fts[{nq q dfa dfb dfctx dfhh} : (\"x\")] "
+	    "(and (and (and fts[{nq q dfa dfb dfctx dfhh} : (\"x\")] "
 	    "fts[{subject nq q dfa dfb dfctx dfhh} : (\"y\")]) "
-	    "fts[{nq dfa dfb dfctx dfhh} : (\"z\")]) fts[q : (\"w\")]) "
-	    "fts[dfa : (\"v\")]) fts[dfb : (\"u\")])" },
+	    "fts[{nq dfa dfb dfctx dfhh} : (\"z\")]) (and (and fts[q : (\"w\")] "
+	    "fts[dfa : (\"v\")]) fts[dfb : (\"u\")]))" },
 	{ "dfctx:x dfhh:y", "(and fts[dfctx : (\"x\")] fts[dfhh : (\"y\")])" },
 	{ "f:umn.edu", "from[umn.edu]" },
 	{ "f:kjlu@umn.edu", "from[kjlu@umn.edu]" },
@@ -148,6 +150,10 @@ static const struct {
 		       "applied, revert)" },
 	{ "is:reply", "query: is: takes 'patch', not 'is:reply'" },
 	{ "f:@", "query: no address or domain in 'f:@'" },
+	{ "m:<>", "query: empty term 'm:<>'" },
+	{ "f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a "
+	  "(f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a (f:a)))))))))))))))))))))",
+	    "query: nested more than 20 levels deep" },
 };
 
 static void
