@@ -961,7 +961,7 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 	if (c->begin != c->sent && c->end - c->begin >= 3 && !c->question &&
 	    WORD_IN(w->s, w->len, "so|then") &&
 	    WORD_IN(w[1].s, w[1].len, CHANGE_VERB "|drop") &&
-	    !WORD_IN(w[2].s, w[2].len, "that|of|to|on|is|was|far|much|many|"
+	    !WORD_IN(w[2].s, w[2].len, "that|of|is|was|far|much|many|"
 				       "long|are|it's|i|we|you|they"))
 		return true;
 	return c->begin == c->sent && c->end - c->begin >= 2 && !c->question &&
@@ -984,8 +984,8 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 	"build|compile|expand"
 /* Where an answer would go into the patch rather than into a reply. */
 #define IN_PATCH                                                               \
-	"commit|changelog|log|description|message|comment|comments|"          \
-	"subject|title|code|patch|documentation|kerneldoc|binding"
+	"commit~|changelog~|log|description|message|comment~|subject|title|"  \
+	"code|patch~|documentation|kerneldoc|binding~|thread"
 
 /* The clause's first word past "so", "and", "but", "then", "also". */
 static size_t
@@ -1660,6 +1660,24 @@ ends_sentence(const char *s, size_t n, size_t j)
 	    next == '?';
 }
 
+/*
+ * A '?' after a space ends a sentence only as "Why here ? Shouldn't it":
+ * a word before it, a capital after it, and no ':' of C's "a ? b : c"
+ * or of a stack trace's "] ? __switch_to+0x40/0x70" ahead.
+ */
+static bool
+spaced_question(const char *s, size_t n, size_t j)
+{
+	size_t k = j + 1;
+
+	if (j < 2 || !is_alnum((unsigned char)s[j - 2]))
+		return false;
+	while (k < n && s[k] == ' ')
+		k++;
+	return k < n && s[k] >= 'A' && s[k] <= 'Z' &&
+	    memmem(s + j, n - j, " : ", 3) == NULL;
+}
+
 /* Cuts one own line into words and clauses. */
 static void
 tokenize_line(struct cls_text *x, size_t li)
@@ -1687,9 +1705,11 @@ tokenize_line(struct cls_text *x, size_t li)
 		}
 		switch (c) {
 		case '?':
-			/* A URL's query, or C's ternary "a ? b : c". */
+			/* A URL's query, or C's ternary "a ? b : c" (but
+			 * "Why here ? Shouldn't it ..." asks twice). */
 			if (!ends_sentence(s, n, j) ||
-			    (j > 0 && s[j - 1] == ' ' && j + 1 < n))
+			    (j > 0 && s[j - 1] == ' ' && j + 1 < n &&
+				!spaced_question(s, n, j)))
 				break;
 			/* "In many (most?) cases": an aside, not asked. */
 			if (j + 1 < n && s[j + 1] == ')' &&
