@@ -1373,12 +1373,16 @@ prose_words(const char *s, size_t n)
 		for (k = i; k < n && s[k] != ' '; k++)
 			;
 		if (k - i >= 2) {
-			size_t j = i;
+			size_t j = i, e = k;
 
-			while (j < k && ((s[j] >= 'a' && s[j] <= 'z') ||
-					    (s[j] >= 'A' && s[j] <= 'Z')))
+			/* "instead?", "Shouldn't": a word still. */
+			while (e > i && strchr(".,;:!?", s[e - 1]) != NULL)
+				e--;
+			while (j < e && ((s[j] >= 'a' && s[j] <= 'z') ||
+					    (s[j] >= 'A' && s[j] <= 'Z') ||
+					    (s[j] == '\'' && j > i)))
 				j++;
-			words += j == k;
+			words += j == e && e - i >= 2;
 		}
 		i = k;
 	}

@@ -377,6 +377,8 @@ static const struct ccase cases[] = {
 	{ "Why is the clock set here ? Shouldn't the PHY do it instead ?\n",
 	    false, QUES | CHG, "question-mark" },
 	{ "[  12.460936]  ? __schedule+0x40/0x70\n", false, 0, NULL },
+	{ "Shouldn't it be \"if (len == max)\" instead?\n", false, CHG,
+	    "changes-modal" },
 	{ "\tret = ok ? Foo : bar;\n", false, 0, NULL },
 	{ "Which tree should this go through?\n", false, QUES,
 	    "question-mark" },
