@@ -1832,11 +1832,25 @@ is_author(const char *name, const struct rv_node *s)
 
 /* Whether a question that opens with a name ("Dai, ...?") is s's author's. */
 static bool
-names_author(const char *asked, const struct rv_node *s)
+names_author(const struct rv_thread *t, const char *asked,
+    const struct rv_node *s)
 {
-	const char *comma = strchr(asked, ',');
+	size_t n, j;
 
-	return comma == NULL || is_author_n(asked, (size_t)(comma - asked), s);
+	/* "Bruce, any thoughts?", "@Philipp: maybe ...", "Ard?" */
+	if (*asked == '@')
+		asked++;
+	n = strcspn(asked, ",:?");
+	if (asked[n] == '\0' || n == 0 || is_author_n(asked, n, s))
+		return true;
+	if (asked[n] != '?')
+		return false;
+	/* A word alone ("Agree?", "Thoughts?") is a name only when it is
+	 * what someone of the thread is called. */
+	for (j = 0; j < t->count; j++)
+		if (t->n[j].id != 0 && is_author_n(asked, n, &t->n[j]))
+			return false;
+	return true;
 }
 
 /*
@@ -2092,7 +2106,7 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		/* Who is asked: the one named, else the one greeted, else
 		 * the one answered. */
 		if (n->asked != NULL && (n->by_name
-			? !names_author(n->asked, s)
+			? !names_author(t, n->asked, s)
 			: !mentions_author(n->asked, s) &&
 			    (greeted != NULL ? !is_author(greeted, s)
 					     : !to_author(t, n, s))))
