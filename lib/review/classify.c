@@ -284,7 +284,7 @@ static const struct cls_rule rule_table[] = {
 	    "\"split this into two\"" },
 	{ MLQ_TAG_CHANGES, "changes-does-not-apply",
 	    "doesn't|does|did|didn't|won't|no not|longer? apply|applies", NULL,
-	    NULL, "if|whether|i'll", true,
+	    NULL, "if|whether|i'll|when|unless", true,
 	    "\"does not apply\": a rebase is needed" },
 	{ MLQ_TAG_CHANGES, "changes-please-do", NULL, cls_please, NULL,
 	    "no|my|nothing|needn't|i'll|feel|replying|me|us", true,
@@ -381,7 +381,8 @@ static const struct cls_rule rule_table[] = {
 	    "has|have|was|were not been? addressed|incorporated|fixed|done",
 	    NULL, NULL, "<if|unless|whether", true, "\"feedback ... has not been addressed\"" },
 	{ MLQ_TAG_CHANGES, "changes-missing",
-	    "is|are|seems|still missing", NULL, NULL, "<if|whether", true,
+	    "is|are|seems|still missing", NULL, NULL, "<if|whether|when|unless",
+	    true,
 	    "\"a Fixes: tag is missing\"" },
 	{ MLQ_TAG_CHANGES, "changes-wrong",
 	    "wrong approach|way|place|direction|layer|fix|solution", NULL,
@@ -846,6 +847,19 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		 * be wrapped", "in future, ...". */
 		for (i = c->begin; i < j; i++)
 			if (word_in(t[i].s, t[i].len, "note|future|fyi", 15))
+				break;
+		if (i < j)
+			continue;
+		/* "you would need to modify the caller": what it would
+		 * take, not what must be done. */
+		if (k == j + 2 && j > c->begin &&
+		    WORD_IN(t[j - 1].s, t[j - 1].len, "would|might|could|'d"))
+			continue;
+		/* "in my understanding the table should be in DDR": how
+		 * the writer believes things are. */
+		for (i = c->begin; i < j; i++)
+			if (WORD_IN(t[i].s, t[i].len, "understanding|iiuc|afaiu|"
+						      "afaik|afaict|iirc"))
 				break;
 		if (i < j)
 			continue;
