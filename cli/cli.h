@@ -42,9 +42,10 @@ struct cli_cmd {
  * import, reindex and cat run in mlq-ingest, the one program that loads
  * libetpan; mlq lists them with the same words.
  */
-#define CMD_IMPORT_USAGE "[--list NAME] SOURCE..."
+#define CMD_IMPORT_USAGE "[--list NAME] SOURCE... | --git REPO [RANGE]"
 #define CMD_IMPORT_SUMMARY                                                     \
-	"store the messages of mbox, maildir, message files or -"
+	"store the messages of mbox, maildir, message files or -, or the "    \
+	"commits of a git tree"
 #define CMD_REINDEX_USAGE "[--jobs N]"
 #define CMD_REINDEX_SUMMARY                                                    \
 	"re-parse and re-classify every stored message (stop mlqd first)"

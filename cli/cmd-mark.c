@@ -49,7 +49,7 @@ list_states(char *buf, size_t n)
 	int s;
 
 	buf[0] = '\0';
-	for (s = MLQ_STATE_PENDING; s <= MLQ_STATE_REVERTED && len < n; s++)
+	for (s = MLQ_STATE_PENDING; s <= MLQ_STATE_LAST && len < n; s++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s",
 		    s == MLQ_STATE_PENDING ? "" : ", ",
 		    mlq_state_name((enum mlq_state)s));

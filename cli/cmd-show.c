@@ -71,6 +71,72 @@ json_evidence(const struct mlq_evidence *e, void *arg)
 	return 0;
 }
 
+/* "merged:   8e9d2b8 in master (2021-01-18), by patch-id", and below it
+ * "reverted: 6f8b0c2 (2021-05-03)" when a commit reverts it. */
+static int
+text_commit(const struct mlq_commit_row *r, void *arg)
+{
+	char day[32];
+
+	(void)arg;
+	printf("merged:   %.12s", r->oid);
+	if (r->refs != NULL) {
+		fputs(" in ", stdout);
+		out_safe(stdout, r->refs);
+	}
+	mlq_date_format_rfc3339(r->date, day, sizeof(day));
+	printf(" (%.10s), by %s\n", day, mlq_merged_how(r->how));
+	if (r->reverted_by != NULL) {
+		mlq_date_format_rfc3339(r->reverted_date, day, sizeof(day));
+		printf("reverted: %.12s (%.10s)\n", r->reverted_by, day);
+	}
+	return 0;
+}
+
+static int
+json_commit(const struct mlq_commit_row *r, void *arg)
+{
+	struct out_json *j = arg;
+	char when[32];
+
+	json_obj_begin(j);
+	json_key(j, "id");
+	json_str(j, r->oid);
+	json_key(j, "repo");
+	json_str(j, r->repo);
+	json_key(j, "ref");
+	json_str(j, r->refs);
+	json_key(j, "date");
+	mlq_date_format_rfc3339(r->date, when, sizeof(when));
+	json_str(j, when);
+	json_key(j, "subject");
+	json_str(j, r->subject);
+	json_key(j, "how");
+	json_str(j, mlq_merged_how(r->how));
+	json_obj_end(j);
+	return 0;
+}
+
+static int
+json_tree_revert(const struct mlq_commit_row *r, void *arg)
+{
+	struct out_json *j = arg;
+	char when[32];
+
+	if (r->reverted_by == NULL)
+		return 0;
+	json_obj_begin(j);
+	json_key(j, "id");
+	json_str(j, r->reverted_by);
+	json_key(j, "reverts");
+	json_str(j, r->oid);
+	json_key(j, "date");
+	mlq_date_format_rfc3339(r->reverted_date, when, sizeof(when));
+	json_str(j, when);
+	json_obj_end(j);
+	return 0;
+}
+
 static int
 json_link(const struct mlq_hit *h, void *arg)
 {
@@ -362,6 +428,14 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_arr_begin(j);
 	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, true, json_link, j,
 	    &s->err);
+	json_arr_end(j);
+	json_key(j, "commits");
+	json_arr_begin(j);
+	mlq_store_commits_of(s->st, h->id, json_commit, j, &s->err);
+	json_arr_end(j);
+	json_key(j, "reverted_in_tree");
+	json_arr_begin(j);
+	mlq_store_commits_of(s->st, h->id, json_tree_revert, j, &s->err);
 	json_arr_end(j);
 	json_key(j, "fixes");
 	json_arr_begin(j);
@@ -772,6 +846,8 @@ show_text(struct show *s, const struct tree *t, int self)
 		mlq_store_links(s->st, h->id, MLQ_LINK_VERSION, true, hdr_link,
 		    &l, &s->err);
 	}
+	if (h->kind > 0)
+		mlq_store_commits_of(s->st, h->id, text_commit, NULL, &s->err);
 	memset(&l, 0, sizeof(l));
 	l.label = "reverts:";
 	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, false, hdr_link, &l,

@@ -103,7 +103,7 @@ cmp_i64(const void *a, const void *b)
 
 /* What `who` reports, computed once for both formats. */
 struct who_stats {
-	size_t by_status[MLQ_STATE_REVERTED + 1];
+	size_t by_status[MLQ_STATE_LAST + 1];
 	size_t kinds[4];
 	size_t reviewed, nacked, reverted, fixed;
 	int64_t median; /* seconds; -1 when nothing was reviewed */
@@ -123,7 +123,7 @@ who_stats(struct who *w, struct who_stats *o)
 		return mlq_err_set(&w->err, MLQ_ENOMEM, "out of memory");
 	for (i = 0; i < w->n; i++) {
 		s = &w->v[i];
-		if ((unsigned)s->hit.status <= MLQ_STATE_REVERTED)
+		if ((unsigned)s->hit.status <= MLQ_STATE_LAST)
 			o->by_status[s->hit.status]++;
 		if (s->hit.kind >= 1 && s->hit.kind <= 3)
 			o->kinds[s->hit.kind]++;
@@ -186,6 +186,11 @@ static void
 who_text(const struct who *w, const struct who_stats *o, const char *x,
     const char *since, size_t limit)
 {
+	/* Statuses in their precedence, the one that wins first. */
+	static const enum mlq_state by_rank[] = { MLQ_STATE_REVERTED,
+		MLQ_STATE_MERGED, MLQ_STATE_NACKED, MLQ_STATE_APPLIED,
+		MLQ_STATE_SUPERSEDED, MLQ_STATE_CHANGES, MLQ_STATE_REVIEWED,
+		MLQ_STATE_QUESTIONED, MLQ_STATE_PENDING };
 	char buf[64], date[32];
 	size_t i;
 	int st, n, col;
@@ -202,7 +207,8 @@ who_text(const struct who *w, const struct who_stats *o, const char *x,
 	    w->n, o->kinds[1], o->kinds[2], o->kinds[3]);
 	fputs("by status:   ", stdout);
 	col = 13;
-	for (st = MLQ_STATE_REVERTED; st >= MLQ_STATE_PENDING; st--) {
+	for (i = 0; i < sizeof(by_rank) / sizeof(by_rank[0]); i++) {
+		st = by_rank[i];
 		if (o->by_status[st] == 0)
 			continue;
 		n = snprintf(buf, sizeof(buf), " %s %zu", mlq_state_name(st),
@@ -277,7 +283,7 @@ who_json(const struct who *w, const struct who_stats *o, const char *x,
 	json_int(&j, (long long)w->n);
 	json_key(&j, "by_status");
 	json_obj_begin(&j);
-	for (st = MLQ_STATE_PENDING; st <= MLQ_STATE_REVERTED; st++) {
+	for (st = MLQ_STATE_PENDING; st <= MLQ_STATE_LAST; st++) {
 		json_key(&j, mlq_state_name(st));
 		json_int(&j, (long long)o->by_status[st]);
 	}

@@ -222,6 +222,10 @@ enum mlq_state {
 	MLQ_STATE_APPLIED,
 	MLQ_STATE_NACKED,
 	MLQ_STATE_REVERTED,
+	/* Added after the others: stored values stay what they were.  In
+	 * precedence it stands between reverted and nacked. */
+	MLQ_STATE_MERGED,
+	MLQ_STATE_LAST = MLQ_STATE_MERGED,
 };
 
 const char *mlq_state_name(enum mlq_state s);
@@ -421,6 +425,34 @@ enum mlq_status mlq_mbox_split_finish(struct mlq_mbox_split *s,
     struct mlq_err *err);
 void mlq_mbox_split_free(struct mlq_mbox_split *s);
 
+/* ---- commits of a git tree (git-log.c) ------------------------------- */
+
+struct mlq_commit {
+	const char *oid; /* full hex id */
+	const char *author_name, *author_email;
+	int64_t adate, cdate; /* author and commit dates, UTC seconds */
+	const char *subject;
+	const char *norm;    /* the subject normalized as a posting's title */
+	const char *reverts; /* "This reverts commit ID.": ID, else NULL */
+	const char **msgids; /* named by Link: or Message-Id: lines */
+	size_t nmsgids;
+	bool has_patch_id;
+	char patch_id[41];   /* git patch-id --stable of its diff */
+};
+
+/* Called for each commit; a status other than MLQ_OK stops the walk. */
+typedef enum mlq_status (*mlq_commit_fn)(const struct mlq_commit *c,
+    void *arg);
+
+/*
+ * Each commit of range (anything `git log` takes: a branch, A..B) in
+ * repository repo that is not a merge, newest first, through git(1).
+ * Strings are lent until fn returns.  MLQ_EIO when git cannot run,
+ * MLQ_EINPUT when it fails (its own message is on stderr).
+ */
+enum mlq_status mlq_git_log(const char *repo, const char *range,
+    mlq_commit_fn fn, void *arg, struct mlq_err *err);
+
 /* ---- the store (store.c, schema.c) ---------------------------------- */
 
 struct mlq_store;
@@ -479,6 +511,37 @@ enum mlq_status mlq_store_source_list(struct mlq_store *st, mlq_source_fn fn,
  * live until the next call on st. */
 enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
     struct mlq_source_state *out, struct mlq_err *err);
+
+/* ---- commits and the postings they carry (store-git.c) -------------- */
+
+/* Stores commit c of repo, held by ref (NULL: none said); *is_new when
+ * it was not there yet.  Inside or outside a transaction. */
+enum mlq_status mlq_store_commit_put(struct mlq_store *st, const char *repo,
+    const char *ref, const struct mlq_commit *c, bool *is_new,
+    struct mlq_err *err);
+/* Links every commit not linked yet to the posting it carries (by Link:,
+ * patch id, then author and title); *linked counts the new links.  The
+ * postings' statuses follow at the next commit. */
+enum mlq_status mlq_store_link_commits(struct mlq_store *st,
+    uint64_t *linked, struct mlq_err *err);
+
+/* How a commit was linked to its posting. */
+enum { MLQ_MERGED_BY_LINK = 1, MLQ_MERGED_BY_PATCH_ID, MLQ_MERGED_BY_TITLE };
+
+struct mlq_commit_row {
+	const char *oid, *repo, *subject;
+	const char *refs;        /* the refs read that hold it, space-separated */
+	int64_t date;            /* commit date */
+	int how;                 /* MLQ_MERGED_BY_ */
+	const char *reverted_by; /* a commit that reverts it, or NULL */
+	int64_t reverted_date;
+};
+typedef int (*mlq_commit_row_fn)(const struct mlq_commit_row *r, void *arg);
+/* The commits carrying posting msg (its row id), oldest first. */
+enum mlq_status mlq_store_commits_of(struct mlq_store *st, int64_t msg,
+    mlq_commit_row_fn fn, void *arg, struct mlq_err *err);
+/* The name of how (link, patch-id, title). */
+const char *mlq_merged_how(int how);
 
 /* ---- queries (query.c builds, store-search.c runs) ------------------- */
 

@@ -601,7 +601,8 @@ static bool
 digest_is_closed(enum mlq_state s)
 {
 	return s == MLQ_STATE_APPLIED || s == MLQ_STATE_NACKED ||
-	    s == MLQ_STATE_REVERTED || s == MLQ_STATE_SUPERSEDED;
+	    s == MLQ_STATE_REVERTED || s == MLQ_STATE_SUPERSEDED ||
+	    s == MLQ_STATE_MERGED;
 }
 
 /* Questions asked long enough ago that the submitter has not answered. */

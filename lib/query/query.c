@@ -390,7 +390,7 @@ bad_name(struct mlq_err *err, const char *where, const char *what,
 	int i;
 
 	if (*what == 's')
-		for (i = MLQ_STATE_PENDING; i <= MLQ_STATE_REVERTED; i++)
+		for (i = MLQ_STATE_PENDING; i <= MLQ_STATE_LAST; i++)
 			names[n++] = mlq_state_name((enum mlq_state)i);
 	else
 		for (bit = 1; bit < (1u << MLQ_TAG_COUNT) && n < 32; bit <<= 1)

@@ -42,6 +42,7 @@ static const char *const state_names[] = {
 	[MLQ_STATE_APPLIED] = "applied",
 	[MLQ_STATE_NACKED] = "nacked",
 	[MLQ_STATE_REVERTED] = "reverted",
+	[MLQ_STATE_MERGED] = "merged",
 };
 
 const char *

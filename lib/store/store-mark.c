@@ -54,7 +54,7 @@ mark_check(const char *msgid, int kind, const struct mlq_mark *m,
     struct mlq_err *err)
 {
 	assert(m->tag == 0
-		? m->status > MLQ_STATE_NONE && m->status <= MLQ_STATE_REVERTED
+		? m->status > MLQ_STATE_NONE && m->status <= MLQ_STATE_LAST
 		: mlq_tag_name(m->tag) != NULL);
 	assert(m->who != NULL);
 	if (m->tag == 0 && kind == 0)

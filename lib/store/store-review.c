@@ -2268,6 +2268,35 @@ marks_win(struct rv_thread *t)
 	}
 }
 
+/*
+ * Whether a commit of a tree read carries submission s (S_RV_MERGED), or
+ * a commit reverts the one that does (S_RV_TREE_REVERTED); a cover
+ * letter through any patch of its series.
+ */
+static enum mlq_status
+in_tree(struct mlq_store *st, const struct rv_thread *t, int s,
+    enum store_stmt slot, bool *yes, struct mlq_err *err)
+{
+	static const char merged_sql[] =
+	    "SELECT 1 FROM merged WHERE msg = ? LIMIT 1";
+	static const char reverted_sql[] =
+	    "SELECT 1 FROM merged k JOIN gcommit c ON c.id = k.commit_id "
+	    "JOIN gcommit r ON r.reverts = c.oid WHERE k.msg = ? LIMIT 1";
+	const char *sql = slot == S_RV_MERGED ? merged_sql : reverted_sql;
+	enum mlq_status rc;
+	size_t j;
+
+	if ((rc = exists(st, slot, sql, t->n[s].id, yes, err)) != MLQ_OK ||
+	    *yes || t->n[s].kind != 2)
+		return rc;
+	for (j = 0; j < t->count && !*yes; j++)
+		if (t->n[j].id != 0 && t->n[j].cover == s &&
+		    (rc = exists(st, slot, sql, t->n[j].id, yes, err)) !=
+			MLQ_OK)
+			return rc;
+	return MLQ_OK;
+}
+
 static enum mlq_status
 derive_status(struct mlq_store *st, struct rv_thread *t, int s,
     struct mlq_err *err)
@@ -2296,8 +2325,18 @@ derive_status(struct mlq_store *st, struct rv_thread *t, int s,
 	}
 	if ((rc = is_reverted(st, n->id, &yes, err)) != MLQ_OK)
 		return rc;
+	if (!yes && (rc = in_tree(st, t, s, S_RV_TREE_REVERTED, &yes,
+			 err)) != MLQ_OK)
+		return rc;
 	if (yes) {
 		n->status = MLQ_STATE_REVERTED;
+		return MLQ_OK;
+	}
+	/* A commit carries it: worth seeing even over a NACK. */
+	if ((rc = in_tree(st, t, s, S_RV_MERGED, &yes, err)) != MLQ_OK)
+		return rc;
+	if (yes) {
+		n->status = MLQ_STATE_MERGED;
 		return MLQ_OK;
 	}
 	if (n->tags & MLQ_TAG_NACK) {
@@ -2613,6 +2652,32 @@ mlq_store_first_review(struct mlq_store *st, int64_t id, int64_t *when,
 
 /* ---- reindex support ---- */
 
+/* The postings commits carry, derived again: they were stored before
+ * their commits came across. */
+static enum mlq_status
+merged_again(struct mlq_store *st, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int step;
+
+	if ((rc = mlq_store_begin(st, err)) != MLQ_OK)
+		return rc;
+	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT msg FROM merged", -1,
+		&s, NULL) != SQLITE_OK) {
+		mlq_store_rollback(st);
+		return mlq__store_fail(st, err, "read merged");
+	}
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		mlq__review_dirty(st, sqlite3_column_int64(s, 0));
+	sqlite3_finalize(s);
+	if (step != SQLITE_DONE) {
+		mlq_store_rollback(st);
+		return mlq__store_fail(st, err, "read merged");
+	}
+	return mlq_store_commit(st, err);
+}
+
 enum mlq_status
 mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
     struct mlq_err *err)
@@ -2626,6 +2691,12 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 		"INSERT INTO digest_sent(period_start, period_end, scheduled, "
 		"sent, message_id, recipients) SELECT period_start, period_end, "
 		"scheduled, sent, message_id, recipients FROM old.digest_sent",
+		/* Commits come from their trees, not from mail; a message
+		 * keeps its id, so their links hold too. */
+		"INSERT INTO gcommit SELECT * FROM old.gcommit",
+		"INSERT INTO gcommit_ref SELECT * FROM old.gcommit_ref",
+		"INSERT INTO gcommit_msgid SELECT * FROM old.gcommit_msgid",
+		"INSERT INTO merged SELECT * FROM old.merged",
 	};
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
@@ -2653,5 +2724,7 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 	if (rc != MLQ_OK)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_exec(st->db, "DETACH DATABASE old", NULL, NULL, NULL);
+	if (rc == MLQ_OK)
+		rc = merged_again(st, err);
 	return rc;
 }

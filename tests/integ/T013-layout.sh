@@ -4,7 +4,7 @@
 # cycle.  Read from the built objects (nm) and from the #include lines.
 . "$top_srcdir/tests/lib/test-lib.sh"
 need nm
-order="util conf review mail query store digest"
+order="util conf review mail git query store digest"
 rank() { n=0; for f in $order; do [ "$f" = "$1" ] && { echo $n; return; }; n=$((n + 1)); done; echo 99; }
 
 # Which folder defines each global symbol, and which symbols each uses.

@@ -35,7 +35,7 @@ ok $? "and not in the default one"
 "$MLQ" import >"$TMP/out" 2>"$TMP/err"
 is $? 2 "no source: a usage error"
 is "$(cat "$TMP/err")" "mlq: import: no SOURCE given
-usage: mlq import [--list NAME] SOURCE..." "said as mlq says it"
+usage: mlq import [--list NAME] SOURCE... | --git REPO [RANGE]" "said as mlq says it"
 "$MLQ" import "$TMP/missing.mbox" >"$TMP/out" 2>"$TMP/err"
 is $? 3 "a missing file: a runtime failure"
 is "$(cat "$TMP/err")" "mlq: '$TMP/missing.mbox': No such file or directory" "named"

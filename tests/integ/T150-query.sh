@@ -64,7 +64,7 @@ want="mlq: query: unbalanced quote in '\"use after'" refused '"use after'
 want="mlq: query: empty term 's:'" refused s:
 want="mlq: query: no term after 's:revert OR'" refused s:revert OR
 want="mlq: search: empty value for --from" refused --from ''
-want="mlq: search: unknown status 'bogus' (one of: pending, questioned, reviewed, changes-requested, superseded, applied, nacked, reverted)" refused --status bogus
+want="mlq: search: unknown status 'bogus' (one of: pending, questioned, reviewed, changes-requested, superseded, applied, nacked, reverted, merged)" refused --status bogus
 
 # Lines end with the whole Message-Id; mbox is in date order.
 "$MLQ" search s:revert >"$TMP/line"

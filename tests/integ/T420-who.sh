@@ -16,7 +16,7 @@ for s in pending questioned reviewed changes-requested superseded applied nacked
 	    "example.org: $s as search counts it"
 done
 is "$(jq -c '.by_status' "$TMP/org.json")" \
-    '{"pending":7,"questioned":1,"reviewed":5,"changes-requested":2,"superseded":4,"applied":4,"nacked":1,"reverted":4}' \
+    '{"pending":7,"questioned":1,"reviewed":5,"changes-requested":2,"superseded":4,"applied":4,"nacked":1,"reverted":4,"merged":0}' \
     "example.org: by status"
 is "$(jq -c '[.rates.nack.count, .rates.revert.count, .rates.later_fixed.count]' "$TMP/org.json")" \
     "[1,4,2]" "example.org: nacked, reverted (the nacked revert aside), fixed later"

@@ -150,7 +150,7 @@ fails() { # EXIT WHAT ARGS...: exit code EXIT, one line on stderr matching WHAT
 	    "$_rc|1|1|0" "mark $*: exit $_rc, one line: $(cat "$TMP/err")"
 }
 fails 1 "^mlq: mark: no message 'nosuch@example.org'$" nosuch@example.org --status applied
-fails 2 "^mlq: mark: unknown status 'merged-ish' (one of pending, .*, reverted)$" $P --status merged-ish
+fails 2 "^mlq: mark: unknown status 'merged-ish' (one of pending, .*, merged)$" $P --status merged-ish
 fails 2 "^mlq: mark: unknown tag 'acked' (one of nack, .*, revert)$" $P --tag +acked
 fails 2 "^mlq: mark: --tag 'nack': give a tag with +TAG, take it away with -TAG$" $P --tag nack
 fails 2 "^mlq: mark: nothing to do: give --status, --tag or --clear$" $P

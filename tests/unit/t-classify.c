@@ -501,8 +501,10 @@ test_names(void)
 	    "changes state name");
 	ok(mlq_state_name(MLQ_STATE_NONE) == NULL, "no name for NONE");
 	is_int(mlq_state_from_name(""), MLQ_STATE_NONE, "\"\" is NONE");
-	is_int(mlq_state_from_name("merged"), MLQ_STATE_NONE,
+	is_int(mlq_state_from_name("merged-ish"), MLQ_STATE_NONE,
 	    "unknown is NONE");
+	is_int(mlq_state_from_name("merged"), MLQ_STATE_MERGED,
+	    "merged, added last");
 }
 
 static void

@@ -144,7 +144,7 @@ static const struct {
 	{ "status:nacke", "query: unknown status 'nacke' (did you mean 'nacked'?)" },
 	{ "status:bogus", "query: unknown status 'bogus' (one of: pending, "
 			  "questioned, reviewed, changes-requested, superseded, "
-			  "applied, nacked, reverted)" },
+			  "applied, nacked, reverted, merged)" },
 	{ "tag:bogus", "query: unknown tag 'bogus' (one of: nack, ack, "
 		       "reviewed, tested, question, changes-requested, "
 		       "applied, revert)" },

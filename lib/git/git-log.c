@@ -1,0 +1,304 @@
+/*
+ * A repository's commits, read through git(1) itself: `git log -p` of a
+ * range, streamed, one commit at a time.  git is on every box that holds
+ * a kernel tree and reads every repository format there is (packs,
+ * alternates, worktrees, sha256 ones); a library would only restate it.
+ * Each commit gives its id, author, dates, subject, the Message-Ids its
+ * Link: and Message-Id: lines name, the commit it reverts, and the patch
+ * id of its diff, by the function a posting's is computed with
+ * (lib/mail/patch-id.c), so that the two compare directly.
+ */
+#include "config.h"
+
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mlq-int.h"
+
+extern char **environ;
+
+/* Field and record marks in git's output: never in a commit's text
+ * (git refuses NUL, and these are control bytes no editor writes). */
+#define REC_START '\001'
+#define FIELD_END '\037'
+#define BODY_END  '\002'
+
+static bool
+is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+			(s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/*
+ * The Message-Id a Link: names: the last path segment of a public-inbox
+ * url (https://lore.kernel.org/r/ID, /LIST/ID/, msgid.link/ID,
+ * patch.msgid.link/ID), %-decoded, when it holds an '@'.
+ */
+static char *
+link_msgid(struct mlq_arena *a, const char *s, size_t n)
+{
+	const char *end = s + n, *seg, *next, *id = NULL, *id_end = NULL;
+	struct mlq_buf b;
+	char *out = NULL;
+	const char *p;
+
+	while (s < end && *s == ' ')
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '>'))
+		end--;
+	if (s < end && *s == '<')
+		s++;
+	/* The last segment holding an '@': "…/ID/T/#u" views ID. */
+	for (seg = s; seg < end; seg = next + 1) {
+		if ((next = memchr(seg, '/', (size_t)(end - seg))) == NULL)
+			next = end;
+		if (memchr(seg, '@', (size_t)(next - seg)) != NULL) {
+			id = seg;
+			id_end = next;
+		}
+		if (next == end)
+			break;
+	}
+	if (id == NULL || id == s)
+		return NULL;
+	mlq_buf_init(&b);
+	for (p = id; p < id_end; p++) {
+		if (*p == '%' && id_end - p >= 3 &&
+		    strchr("0123456789abcdefABCDEF", p[1]) != NULL &&
+		    strchr("0123456789abcdefABCDEF", p[2]) != NULL) {
+			char hex[3] = { p[1], p[2], '\0' };
+
+			mlq_buf_addch(&b, (char)strtol(hex, NULL, 16));
+			p += 2;
+		} else
+			mlq_buf_addch(&b, *p);
+	}
+	if (!b.oom && b.len > 0)
+		out = mlq_arena_strndup(a, b.data, b.len);
+	mlq_buf_release(&b);
+	return out;
+}
+
+/* "Message-Id: <ID>" or "Message-ID: ID". */
+static char *
+header_msgid(struct mlq_arena *a, const char *s, size_t n)
+{
+	while (n > 0 && (*s == ' ' || *s == '<')) {
+		s++;
+		n--;
+	}
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '>'))
+		n--;
+	if (n == 0 || memchr(s, '@', n) == NULL || memchr(s, ' ', n) != NULL)
+		return NULL;
+	return mlq_arena_strndup(a, s, n);
+}
+
+/* The commit message's lines that matter here. */
+static enum mlq_status
+read_body(struct mlq_commit *c, const char *body, size_t len,
+    struct mlq_arena *a)
+{
+	const char *p = body, *end = body + len, *eol, *v = NULL;
+	char *id;
+	size_t n;
+
+	for (; p < end; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		n = (size_t)(eol - p);
+		id = NULL;
+		if (mlq_text_has_prefix_ci(p, n, "Link:"))
+			id = link_msgid(a, p + 5, n - 5);
+		else if (mlq_text_has_prefix_ci(p, n, "Message-Id:"))
+			id = header_msgid(a, p + 11, n - 11);
+		else if (mlq_text_has_prefix(p, n, "This reverts commit ") &&
+		    n >= 20 + 40 && is_hex(p + 20, 40))
+			v = p + 20;
+		if (id != NULL) {
+			if ((c->msgids = mlq_arena_grow(a, c->msgids,
+				 c->nmsgids, sizeof(*c->msgids))) == NULL)
+				return MLQ_ENOMEM;
+			c->msgids[c->nmsgids++] = id;
+		}
+	}
+	if (v != NULL && (c->reverts = mlq_arena_strndup(a, v, 40)) == NULL)
+		return MLQ_ENOMEM;
+	return MLQ_OK;
+}
+
+/* One record: "H\037an\037ae\037at\037ct\037s\037B\002 patch...". */
+static enum mlq_status
+read_commit(const char *rec, size_t len, mlq_commit_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	const char *f[7], *p = rec, *end = rec + len, *body_end;
+	size_t fl[7], i;
+	struct mlq_commit c;
+	struct mlq_subject subj;
+	struct mlq_arena *a;
+	enum mlq_status rc = MLQ_OK;
+
+	for (i = 0; i < 6; i++) {
+		const char *q = memchr(p, FIELD_END, (size_t)(end - p));
+
+		if (q == NULL)
+			return mlq_err_set(err, MLQ_EINPUT,
+			    "git log: a commit's fields are cut short");
+		f[i] = p;
+		fl[i] = (size_t)(q - p);
+		p = q + 1;
+	}
+	if ((body_end = memchr(p, BODY_END, (size_t)(end - p))) == NULL)
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "git log: a commit's message is cut short");
+	f[6] = p;
+	fl[6] = (size_t)(body_end - p);
+	if (fl[0] < 40 || !is_hex(f[0], fl[0]))
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "git log: '%.*s' is not a commit id", (int)(fl[0] > 64 ? 64 :
+		    fl[0]), f[0]);
+	if ((a = mlq_arena_new()) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	memset(&c, 0, sizeof(c));
+	c.oid = mlq_arena_strndup(a, f[0], fl[0]);
+	c.author_name = mlq_arena_strndup(a, f[1], fl[1]);
+	c.author_email = mlq_arena_strndup(a, f[2], fl[2]);
+	c.adate = strtoll(f[3], NULL, 10);
+	c.cdate = strtoll(f[4], NULL, 10);
+	c.subject = mlq_arena_strndup(a, f[5], fl[5]);
+	if (c.oid == NULL || c.author_name == NULL || c.author_email == NULL ||
+	    c.subject == NULL ||
+	    mlq_subject_parse(c.subject, a, &subj, err) != MLQ_OK ||
+	    read_body(&c, f[6], fl[6], a) != MLQ_OK) {
+		rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		goto out;
+	}
+	c.norm = subj.norm != NULL ? subj.norm : "";
+	c.has_patch_id = mlq__git_patch_id(body_end + 1,
+	    (size_t)(end - body_end - 1), c.patch_id);
+	rc = fn(&c, arg);
+out:
+	mlq_arena_free(a);
+	return rc;
+}
+
+static void
+free_argv(char **argv)
+{
+	for (; *argv != NULL; argv++)
+		free(*argv);
+}
+
+enum mlq_status
+mlq_git_log(const char *repo, const char *range, mlq_commit_fn fn, void *arg,
+    struct mlq_err *err)
+{
+	/* Plain output whatever the user's git config says. */
+	const char *const args[] = { "git", "-C", repo, "-c",
+		"diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c",
+		"log.showSignature=false", "log", "--no-merges", "--no-color",
+		"--no-ext-diff", "--no-textconv", "-p",
+		"--format=%x01%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%s%x1f%B%x02",
+		range, "--" };
+	char *argv[MLQ__ARRAY_SIZE(args) + 1];
+	posix_spawn_file_actions_t fa;
+	struct mlq_buf rec;
+	char chunk[65536], *start;
+	enum mlq_status rc = MLQ_OK;
+	int pipefd[2], status, r;
+	ssize_t n;
+	pid_t pid;
+	size_t off, i;
+
+	if (range[0] == '-')
+		return mlq_err_set(err, MLQ_EUSAGE,
+		    "git: '%s' is not a revision range", range);
+	memset(argv, 0, sizeof(argv));
+	for (i = 0; i < MLQ__ARRAY_SIZE(args); i++)
+		if ((argv[i] = strdup(args[i])) == NULL) {
+			free_argv(argv);
+			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		}
+	if (pipe(pipefd) != 0) {
+		free_argv(argv);
+		return mlq_err_set(err, MLQ_EIO, "pipe: %s", strerror(errno));
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+	posix_spawn_file_actions_addclose(&fa, pipefd[1]);
+	r = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	free_argv(argv);
+	close(pipefd[1]);
+	if (r != 0) {
+		close(pipefd[0]);
+		return mlq_err_set(err, MLQ_EIO, "cannot run git: %s",
+		    strerror(r));
+	}
+	mlq_buf_init(&rec);
+	for (;;) {
+		n = read(pipefd[0], chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = mlq_err_set(err, MLQ_EIO, "reading git log: %s",
+			    strerror(errno));
+			break;
+		}
+		if (n > 0)
+			mlq_buf_add(&rec, chunk, (size_t)n);
+		if (rec.oom) {
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+			break;
+		}
+		/* Every whole record before the last start mark. */
+		off = 0;
+		while (rec.len > 0 && rec.data[off] == REC_START &&
+		    (start = memchr(rec.data + off + 1, REC_START,
+			 rec.len - off - 1)) != NULL) {
+			rc = read_commit(rec.data + off + 1,
+			    (size_t)(start - rec.data) - off - 1, fn, arg, err);
+			if (rc != MLQ_OK)
+				break;
+			off = (size_t)(start - rec.data);
+		}
+		if (rc != MLQ_OK)
+			break;
+		if (off > 0) {
+			memmove(rec.data, rec.data + off, rec.len - off);
+			rec.len -= off;
+		}
+		if (n == 0) {
+			if (rec.len > 0 && rec.data[0] == REC_START)
+				rc = read_commit(rec.data + 1, rec.len - 1, fn,
+				    arg, err);
+			break;
+		}
+	}
+	close(pipefd[0]);
+	if (rc != MLQ_OK)
+		kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	mlq_buf_release(&rec);
+	if (rc == MLQ_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		rc = mlq_err_set(err, MLQ_EINPUT,
+		    "git log of '%s' in '%s' failed (git says why above)", range,
+		    repo);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/*
+ * Commits of git trees and the postings they carry (schema 022).  A
+ * commit links to a posting by the first rule that holds:
+ *  1. a Link: or Message-Id: naming a stored message (a reply: the
+ *     submission it answers);
+ *  2. the same patch id (several postings: the newest by the commit's
+ *     author posted before the commit, else the newest before it);
+ *  3. the same author address and title within a year before the
+ *     commit, shown as weaker.
+ * The posting's thread is derived again, so that its status says merged.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "store-int.h"
+
+/* How far back a title may be matched: 366 days, in seconds. */
+#define GIT_TITLE_WINDOW "31622400"
+/* How many replies up a Link:'s message may be from its submission. */
+#define GIT_UP_MAX "64"
+
+const char *
+mlq_merged_how(int how)
+{
+	switch (how) {
+	case MLQ_MERGED_BY_LINK:
+		return "link";
+	case MLQ_MERGED_BY_PATCH_ID:
+		return "patch-id";
+	case MLQ_MERGED_BY_TITLE:
+		return "title";
+	}
+	return "?";
+}
+
+enum mlq_status
+mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
+    const struct mlq_commit *c, bool *is_new, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int64_t id;
+	enum mlq_status rc;
+	size_t i;
+
+	*is_new = false;
+	s = mlq__store_stmt(st, S_GIT_PUT,
+	    "INSERT OR IGNORE INTO gcommit(oid, repo, author_name, "
+	    "author_email, adate, cdate, subject, norm, patch_id, reverts) "
+	    "VALUES (?, ?, ?, lower(?), ?, ?, ?, ?, ?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, c->oid);
+	mlq__store_bind_text(s, 2, repo);
+	mlq__store_bind_text(s, 3, c->author_name);
+	mlq__store_bind_text(s, 4, c->author_email);
+	sqlite3_bind_int64(s, 5, c->adate);
+	sqlite3_bind_int64(s, 6, c->cdate);
+	mlq__store_bind_text(s, 7, c->subject);
+	mlq__store_bind_text(s, 8, c->norm);
+	mlq__store_bind_text(s, 9, c->has_patch_id ? c->patch_id : NULL);
+	mlq__store_bind_text(s, 10, c->reverts);
+	if ((rc = mlq__store_step_done(st, s, err, "store commit")) != MLQ_OK)
+		return rc;
+	*is_new = sqlite3_changes(st->db) > 0;
+	s = mlq__store_stmt(st, S_GIT_ID, "SELECT id FROM gcommit WHERE oid = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, c->oid);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return mlq__store_fail(st, err, "find commit");
+	}
+	id = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (ref != NULL) {
+		s = mlq__store_stmt(st, S_GIT_REF,
+		    "INSERT OR IGNORE INTO gcommit_ref(commit_id, ref) "
+		    "VALUES (?, ?)", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		mlq__store_bind_text(s, 2, ref);
+		if ((rc = mlq__store_step_done(st, s, err, "store ref")) !=
+		    MLQ_OK)
+			return rc;
+	}
+	for (i = 0; i < c->nmsgids; i++) {
+		s = mlq__store_stmt(st, S_GIT_MSGID,
+		    "INSERT OR IGNORE INTO gcommit_msgid(commit_id, msgid) "
+		    "VALUES (?, ?)", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		mlq__store_bind_text(s, 2, c->msgids[i]);
+		if ((rc = mlq__store_step_done(st, s, err, "store link")) !=
+		    MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+/* The first row's integer of s (bound by the caller), or 0. */
+static enum mlq_status
+first_id(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
+    struct mlq_err *err)
+{
+	int rc = sqlite3_step(s);
+
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return mlq__store_fail(st, err, "link commit");
+	return MLQ_OK;
+}
+
+/* Rule 1: the submission a Message-Id of the commit names, or answers. */
+static enum mlq_status
+by_link(struct mlq_store *st, int64_t commit, int64_t *msg,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_LINK,
+	    "WITH RECURSIVE up(id, parent, kind, depth) AS ("
+	    "SELECT m.id, m.parent, m.kind, 0 FROM gcommit_msgid g "
+	    "JOIN msg m ON m.msgid = g.msgid WHERE g.commit_id = ? "
+	    "UNION ALL SELECT p.id, p.parent, p.kind, up.depth + 1 "
+	    "FROM up JOIN msg p ON p.msgid = up.parent "
+	    "WHERE up.kind = 0 AND up.depth < " GIT_UP_MAX ") "
+	    "SELECT id FROM up WHERE kind > 0 ORDER BY depth LIMIT 1", err);
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	return first_id(st, s, msg, err);
+}
+
+/* Rule 2: a posting with the commit's patch id. */
+static enum mlq_status
+by_patch_id(struct mlq_store *st, int64_t commit, int64_t *msg,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_PATCH,
+	    "SELECT m.id FROM gcommit c JOIN msg m ON m.patch_id = c.patch_id "
+	    "WHERE c.id = ? AND m.kind = 1 ORDER BY "
+	    "lower(coalesce(m.author_email, m.from_email)) = c.author_email "
+	    "DESC, coalesce(m.date <= c.cdate, 0) DESC, m.date DESC, m.id DESC "
+	    "LIMIT 1", err);
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	return first_id(st, s, msg, err);
+}
+
+/* Rule 3: the author's posting of the same title within a year before. */
+static enum mlq_status
+by_title(struct mlq_store *st, int64_t commit, int64_t *msg,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_TITLE,
+	    "SELECT m.id FROM gcommit c JOIN msg m ON m.norm = c.norm "
+	    "WHERE c.id = ? AND c.norm <> '' AND m.kind = 1 AND "
+	    "lower(coalesce(m.author_email, m.from_email)) = c.author_email "
+	    "AND m.date BETWEEN c.cdate - " GIT_TITLE_WINDOW
+	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", err);
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	return first_id(st, s, msg, err);
+}
+
+enum mlq_status
+mlq_store_link_commits(struct mlq_store *st, uint64_t *linked,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s, *put;
+	int64_t commit, msg;
+	enum mlq_status rc = MLQ_OK;
+	int how, step;
+
+	*linked = 0;
+	/* Commits not linked yet; a link, once made, stays. */
+	s = mlq__store_stmt(st, S_GIT_UNLINKED,
+	    "SELECT id FROM gcommit c WHERE NOT EXISTS "
+	    "(SELECT 1 FROM merged WHERE commit_id = c.id) ORDER BY id", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	while (rc == MLQ_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
+		commit = sqlite3_column_int64(s, 0);
+		msg = 0;
+		how = 1;
+		if ((rc = by_link(st, commit, &msg, err)) == MLQ_OK &&
+		    msg == 0 && (how = 2) != 0)
+			rc = by_patch_id(st, commit, &msg, err);
+		if (rc == MLQ_OK && msg == 0 && (how = 3) != 0)
+			rc = by_title(st, commit, &msg, err);
+		if (rc != MLQ_OK || msg == 0)
+			continue;
+		put = mlq__store_stmt(st, S_GIT_MERGED,
+		    "INSERT OR IGNORE INTO merged(msg, commit_id, how) "
+		    "VALUES (?, ?, ?)", err);
+		if (put == NULL) {
+			rc = MLQ_EDB;
+			break;
+		}
+		sqlite3_bind_int64(put, 1, msg);
+		sqlite3_bind_int64(put, 2, commit);
+		sqlite3_bind_int(put, 3, how);
+		if ((rc = mlq__store_step_done(st, put, err, "link commit")) !=
+		    MLQ_OK)
+			break;
+		mlq__review_dirty(st, msg);
+		(*linked)++;
+	}
+	if (rc != MLQ_OK) {
+		sqlite3_reset(s);
+		return rc;
+	}
+	if ((rc = mlq__store_rows_done(st, s, step, err, "read commits")) !=
+	    MLQ_OK)
+		return rc;
+	/* A revert in the tree changes what the reverted one carried; there
+	 * are few, so each import looks at them all. */
+	s = mlq__store_stmt(st, S_GIT_REVERTED,
+	    "SELECT DISTINCT k.msg FROM gcommit r JOIN gcommit c "
+	    "ON c.oid = r.reverts JOIN merged k ON k.commit_id = c.id", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		mlq__review_dirty(st, sqlite3_column_int64(s, 0));
+	return mlq__store_rows_done(st, s, step, err, "read reverts");
+}
+
+enum mlq_status
+mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	struct mlq_commit_row r;
+	sqlite3_stmt *s;
+	int step;
+
+	s = mlq__store_stmt(st, S_GIT_OF,
+	    "SELECT c.oid, c.repo, c.cdate, c.subject, k.how, "
+	    "(SELECT group_concat(ref, ' ') FROM gcommit_ref WHERE "
+	    "commit_id = c.id), "
+	    "(SELECT r.oid FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
+	    "(SELECT r.cdate FROM gcommit r WHERE r.reverts = c.oid LIMIT 1) "
+	    "FROM merged k JOIN gcommit c ON c.id = k.commit_id "
+	    "WHERE k.msg = ? ORDER BY c.cdate, c.oid", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, msg);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&r, 0, sizeof(r));
+		r.oid = mlq__store_col_text(s, 0);
+		r.repo = mlq__store_col_text(s, 1);
+		r.date = sqlite3_column_int64(s, 2);
+		r.subject = mlq__store_col_text(s, 3);
+		r.how = sqlite3_column_int(s, 4);
+		r.refs = mlq__store_col_text(s, 5);
+		r.reverted_by = mlq__store_col_text(s, 6);
+		r.reverted_date = sqlite3_column_int64(s, 7);
+		if (fn(&r, arg) != 0) {
+			sqlite3_reset(s);
+			return MLQ_OK;
+		}
+	}
+	return mlq__store_rows_done(st, s, step, err, "read commits");
+}
