@@ -34,11 +34,17 @@ QUIET=${QUIET:-60}
 SLOW_DELAY=${SLOW_DELAY:-3}
 # Bounds (see doc/soak.md): heap growth per minute over the second half,
 # descriptors per minute likewise, CPU of one core with nothing new.
-RSS_SLOPE_MAX=${RSS_SLOPE_MAX:-100}
+RSS_SLOPE_MAX=${RSS_SLOPE_MAX:-50}
 FDS_SLOPE_MAX=${FDS_SLOPE_MAX:-0.5}
 CPU_QUIET_MAX=${CPU_QUIET_MAX:-25}
 OUT=${SOAK_OUT:-$top_builddir/soak-out}
 SOAK="$top_srcdir/tests/soak"
+
+# The programs as they are now: a rebuild during a long run must not
+# leave an older mlqd under a newer mlq that refuses its database.
+mkdir -p "$TMP/bin"
+cp "$top_builddir"/cli/mlq "$top_builddir"/cli/mlq-* "$MLQD" "$TMP/bin/"
+MLQ="$TMP/bin/mlq" MLQD="$TMP/bin/mlqd"
 
 # Fixed kinds: 2+2 down, 2+2 slow, 1 garbage, 2 expired; the rest live.
 LIVE=$((SOURCES - 11))
@@ -172,9 +178,9 @@ perl "$SOAK/deliver.pl" "$IDS" 0 0 $FULL $BASIC 2>"$TMP/deliver.err"
 ok $? "first message in each inbox: $(wc -l <"$IDS")"
 
 # Samples: time, VmRSS RssAnon RssFile RssShmem (kB), descriptors,
-# utime+stime (ticks), threads, stored, delivered, phase.
+# utime+stime (ticks), threads, stored, delivered, phase, database (kB).
 SAMPLES="$OUT/samples.tsv"
-echo "t rss anon file shmem fds ticks threads stored delivered phase" >"$SAMPLES"
+echo "t rss anon file shmem fds ticks threads stored delivered phase dbkb" >"$SAMPLES"
 sample() {
 	kill -0 "$MLQD_PID" 2>/dev/null || return 1
 	_m=$(awk '/^(VmRSS|RssAnon|RssFile|RssShmem|Threads):/ { printf "%s ", $2 }' \
@@ -182,9 +188,10 @@ sample() {
 	_fds=$(ls "/proc/$MLQD_PID/fd" | wc -l)
 	_ticks=$(sed 's/^.*) //' "/proc/$MLQD_PID/stat" | awk '{ print $12 + $13 }')
 	_stored=$(sqlite3 -cmd '.timeout 5000' "$MLQ_DB" 'SELECT count(*) FROM msg' 2>/dev/null)
+	_db=$(cat "$MLQ_DB" "$MLQ_DB"-mail 2>/dev/null | wc -c)
 	set -- $_m
 	# status lists VmRSS, RssAnon, RssFile, RssShmem, then Threads.
-	echo "$(date +%s) $1 $2 $3 $4 $_fds $_ticks $5 ${_stored:-0} $(wc -l <"$IDS") $1" |
+	echo "$(date +%s) $1 $2 $3 $4 $_fds $_ticks $5 ${_stored:-0} $(wc -l <"$IDS") $1 $((_db / 1024))" |
 	    awk -v ph="$PHASE" '{ $11 = ph; print }' >>"$SAMPLES"
 }
 fd_kinds() { # what mlqd's descriptors are, counted by kind
@@ -312,8 +319,9 @@ FAILS=$(grep -c "backing off" "$TMP/mlqd.log")
 	echo "messages delivered $(wc -l <"$IDS"), to reachable sources $WANT, stored $STORED, missing $MISSING, extra $EXTRA"
 	echo "VmRSS kB start $(fig rss_start) end $(fig rss_end) max $(fig rss_max) slope $(fig rss_slope)/min, second half $(fig rss_slope2)/min"
 	echo "RssAnon kB start $(fig anon_start) end $(fig anon_end) max $(fig anon_max) slope $(fig anon_slope)/min, second half $(fig anon_slope2)/min"
-	echo "RssFile kB start $(fig file_start) end $(fig file_end)"
-	echo "fds start $(fig fds_start) end $(fig fds_end) min $(fig fds_min) max $(fig fds_max) (first half $(fig fds_max1), second $(fig fds_max2)) slope $(fig fds_slope)/min, second half $(fig fds_slope2)/min"
+	echo "RssFile kB start $(fig file_start) end $(fig file_end); database kB start $(fig dbkb_start) end $(fig dbkb_end)"
+	echo "with nothing new (drain and quiet): VmRSS $(fig rss_slope_idle)/min, RssAnon $(fig anon_slope_idle)/min over $(fig idle_minutes) min"
+	echo "fds start $(fig fds_start) end $(fig fds_end) min $(fig fds_min) max $(fig fds_max), median second quarter $(fig fds_med2) last $(fig fds_med4), slope $(fig fds_slope)/min, second half $(fig fds_slope2)/min"
 	echo "threads start $(fig threads_start) end $(fig threads_end) max $(fig threads_max)"
 	echo "CPU % of a core: delivering $(fig cpu_deliver), draining $(fig cpu_drain), quiet $(fig cpu_quiet); total $(fig cpu_total_s)s"
 	echo "polls done $POLLS, failed polls $FAILS, CPU per poll $(awk -v c="$(fig cpu_total_s)" -v p="$POLLS" 'BEGIN { printf "%.1f", p ? 1000 * c / p : 0 }') ms"
@@ -326,8 +334,9 @@ awk -v s="$(fig rss_slope2)" -v m="$RSS_SLOPE_MAX" 'BEGIN { exit !(s <= m) }'
 ok $? "VmRSS slope over the second half $(fig rss_slope2) kB/min <= $RSS_SLOPE_MAX"
 awk -v s="$(fig fds_slope2)" -v m="$FDS_SLOPE_MAX" 'BEGIN { exit !(s <= m) }'
 ok $? "descriptor slope over the second half $(fig fds_slope2)/min <= $FDS_SLOPE_MAX"
-[ "$(fig fds_max2)" -le "$(fig fds_max1)" ]
-ok $? "no more descriptors open in the second half ($(fig fds_max2)) than in the first ($(fig fds_max1))"
+# Polls in flight come and go: medians, with two for chance.
+[ "$(fig fds_med4)" -le $(($(fig fds_med2) + 2)) ]
+ok $? "descriptors open in the last quarter (median $(fig fds_med4)) as in the second (median $(fig fds_med2))"
 awk -v c="$(fig cpu_quiet)" -v m="$CPU_QUIET_MAX" 'BEGIN { exit !(c <= m) }'
 ok $? "CPU with nothing new $(fig cpu_quiet)% of a core <= $CPU_QUIET_MAX%"
 
