@@ -21,7 +21,8 @@ const struct cli_cmd cmd_search = {
 	.name = "search",
 	.usage = "[--from X] [--addr X] [--subject TEXT] [--list NAME] "
 		 "[--file PATH] [--since DATE] [--until DATE] [--status S] "
-		 "[--tag T] [--patches] [--format text|json|jsonl|mbox|ids] "
+		 "[--tag T] [--commit ID] [--patches] "
+		 "[--format text|json|jsonl|mbox|ids] "
 		 "[--links] [--limit N] [QUERY...]",
 	.summary = "find messages by sender, address, list, file, date, status, tag or text",
 	.details =
@@ -217,7 +218,7 @@ check_lists(struct mlq_store *st, char **vals, size_t n, struct mlq_arena *a)
 
 /* The flags that narrow a search, in the order of their O_ codes. */
 static const char *const flag_names[] = { "from", "addr", "subject", "list",
-	"file", "since", "until", "status", "tag", "patches" };
+	"file", "since", "until", "status", "tag", "commit", "patches" };
 #define NFLAGS (sizeof(flag_names) / sizeof(flag_names[0]))
 
 /*
@@ -262,7 +263,8 @@ static int
 cmd_search_exec(struct cli *cli, int argc, char **argv)
 {
 	enum { O_FROM = 256, O_ADDR, O_SUBJECT, O_LIST, O_FILE, O_SINCE, O_UNTIL,
-		O_STATUS, O_TAG, O_PATCHES, O_FORMAT, O_LIMIT, O_LINKS };
+		O_STATUS, O_TAG, O_COMMIT, O_PATCHES, O_FORMAT, O_LIMIT,
+		O_LINKS };
 	static const struct option opts[] = {
 		{ "from", required_argument, NULL, O_FROM },
 		{ "addr", required_argument, NULL, O_ADDR },
@@ -273,6 +275,7 @@ cmd_search_exec(struct cli *cli, int argc, char **argv)
 		{ "until", required_argument, NULL, O_UNTIL },
 		{ "status", required_argument, NULL, O_STATUS },
 		{ "tag", required_argument, NULL, O_TAG },
+		{ "commit", required_argument, NULL, O_COMMIT },
 		{ "patches", no_argument, NULL, O_PATCHES },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "limit", required_argument, NULL, O_LIMIT },

@@ -899,6 +899,15 @@ show_text(struct show *s, const struct tree *t, int self)
 	mlq_arena_free(e.a);
 }
 
+/* 7 to 40 hex digits: what a commit id is given as. */
+static bool
+is_commit_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 7 && n <= 40 && strspn(s, "0123456789abcdefABCDEF") == n;
+}
+
 static int
 cmd_show_exec(struct cli *cli, int argc, char **argv)
 {
@@ -931,6 +940,17 @@ cmd_show_exec(struct cli *cli, int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.st = cli->st;
 	rc = tree_load_msgid(cli->st, id.data, true, &t, &self, &s.err);
+	/* No such message: a commit id names the posting it carries. */
+	if (rc == MLQ_NOTFOUND && is_commit_id(argv[optind])) {
+		tree_release(&t);
+		rc = mlq_store_commit_posting(cli->st, argv[optind], &id,
+		    &s.err);
+		if (rc == MLQ_OK)
+			rc = tree_load_msgid(cli->st, id.data, true, &t,
+			    &self, &s.err);
+		else
+			memset(&t, 0, sizeof(t));
+	}
 	mlq_buf_release(&id);
 	if (rc == MLQ_NOTFOUND) {
 		tree_release(&t);

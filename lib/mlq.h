@@ -540,6 +540,10 @@ typedef int (*mlq_commit_row_fn)(const struct mlq_commit_row *r, void *arg);
 /* The commits carrying posting msg (its row id), oldest first. */
 enum mlq_status mlq_store_commits_of(struct mlq_store *st, int64_t msg,
     mlq_commit_row_fn fn, void *arg, struct mlq_err *err);
+/* The Message-Id of the posting the commit whose id starts with prefix
+ * carries, into msgid; MLQ_NOTFOUND if none, MLQ_EINPUT if ambiguous. */
+enum mlq_status mlq_store_commit_posting(struct mlq_store *st,
+    const char *prefix, struct mlq_buf *msgid, struct mlq_err *err);
 /* The name of how (link, patch-id, title). */
 const char *mlq_merged_how(int how);
 
@@ -567,6 +571,7 @@ enum mlq_qfield {
 	MLQ_QF_STATUS,	/* ival: enum mlq_state, submissions only */
 	MLQ_QF_TAG,	/* ival: one MLQ_TAG_ bit */
 	MLQ_QF_PATCH,	/* a submission */
+	MLQ_QF_COMMIT,	/* s: a commit id, or 4+ hex digits of one, carrying it */
 };
 
 enum mlq_qop { MLQ_QOP_LEAF, MLQ_QOP_AND, MLQ_QOP_OR, MLQ_QOP_NOT };

@@ -775,6 +775,13 @@ mlq_query_flag(struct mlq_query *q, const char *flag, char *const *values,
 			n = leaf(&x, MLQ_QF_LIST, v);
 		} else if (strcmp(flag, "file") == 0) {
 			n = leaf(&x, MLQ_QF_FILE, v);
+		} else if (strcmp(flag, "commit") == 0) {
+			if (vn < 4 || vn > 64 || strspn(v,
+			    "0123456789abcdefABCDEF") != vn)
+				return mlq_err_set(err, MLQ_EINPUT,
+				    "search: --commit '%s' is not a commit id "
+				    "(4 to 40 hex digits)", v);
+			n = leaf(&x, MLQ_QF_COMMIT, v);
 		} else if (strcmp(flag, "since") == 0 ||
 		    strcmp(flag, "until") == 0) {
 			if (!mlq_date_parse_arg(v, now, &t))

@@ -269,3 +269,37 @@ mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
 	}
 	return mlq__store_rows_done(st, s, step, err, "read commits");
 }
+
+enum mlq_status
+mlq_store_commit_posting(struct mlq_store *st, const char *prefix,
+    struct mlq_buf *msgid, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int step, n = 0;
+
+	s = mlq__store_stmt(st, S_GIT_POSTING,
+	    "SELECT DISTINCT c.oid, m.msgid FROM gcommit c "
+	    "JOIN merged k ON k.commit_id = c.id JOIN msg m ON m.id = k.msg "
+	    "WHERE c.oid >= lower(?1) AND c.oid < lower(?1) || 'g' LIMIT 2",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, prefix);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n++ == 0) {
+			mlq_buf_reset(msgid);
+			mlq_buf_addstr(msgid, mlq__store_col_text(s, 1));
+		}
+	}
+	sqlite3_reset(s);
+	if (step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find commit");
+	if (n == 0)
+		return MLQ_NOTFOUND;
+	if (n > 1)
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "'%s' names more than one commit or posting; give more of "
+		    "the id", prefix);
+	return msgid->oom ? mlq_err_set(err, MLQ_ENOMEM, "out of memory")
+			  : MLQ_OK;
+}

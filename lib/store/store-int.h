@@ -106,6 +106,7 @@ enum store_stmt {
 	S_GIT_MERGED,
 	S_GIT_OF,
 	S_GIT_REVERTED,
+	S_GIT_POSTING,
 	S_RV_MERGED,
 	S_RV_TREE_REVERTED,
 	/* a maintainer's marks (store-mark.c) */

@@ -354,6 +354,15 @@ emit(struct mlq_buf *sql, struct binds *b, const struct mlq_qnode *n,
 		mlq_buf_addstr(sql, "m.msgid = ?");
 		bind_s(b, n->s);
 		break;
+	case MLQ_QF_COMMIT:
+		/* A prefix: the ids that sort from it to it with 'g' on. */
+		mlq_buf_addstr(sql, "m.id IN (SELECT k.msg FROM gcommit c "
+				    "JOIN merged k ON k.commit_id = c.id "
+				    "WHERE c.oid >= lower(?) AND "
+				    "c.oid < lower(?) || 'g')");
+		bind_s(b, n->s);
+		bind_s(b, n->s);
+		break;
 	case MLQ_QF_FILE:
 		/* The path itself, or anything below it as a directory. */
 		mlq_buf_addstr(sql, "m.id IN (SELECT msg FROM file WHERE path = ? "

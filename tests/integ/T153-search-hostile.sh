@@ -45,7 +45,7 @@ check() {
 
 for v in "$@"; do
 	for flag in --from --addr --subject --list --file --since --until \
-	    --status --tag --limit; do
+	    --status --tag --commit --limit; do
 		check "$flag '$v'" "$MLQ" search --format ids "$flag" "$v"
 	done
 	for p in "" s: b: bs: nq: q: f: t: c: tc: a: l: m: dfn: dfa: dfb: \

@@ -122,6 +122,15 @@ is "$("$MLQ" search --status merged --format ids | sort | tr '\n' ' ')" \
     "$(printf '%s\n' "$V2B" "$V2C" "$V2COVER" "$LD" "$LE" "$LA" | sort | tr '\n' ' ')" \
     "--status merged"
 
+# From a commit to its posting.
+c=$(g rev-parse master~4)
+is "$("$MLQ" search --commit "$(echo "$c" | cut -c1-8)" --format ids)" "$V2B" \
+    "--commit with 8 hex digits finds the posting"
+is "$("$MLQ" show --format json "$(echo "$c" | cut -c1-12)" | jq -r .message_id)" \
+    "$V2B" "show COMMIT-ID shows it"
+"$MLQ" search --commit nothex >/dev/null 2>&1
+is "$?" 2 "--commit refuses what is not hex"
+
 run_ok "the same again" "$MLQ" import --git "$R" master
 is "$(cat "$TMP/.out")" "imported 6 commits (0 new); 0 postings linked" \
     "adds nothing"
