@@ -31,6 +31,8 @@ struct sub {
 	int64_t first_review; /* seconds after posting */
 	bool reverted;	      /* a revert of it was posted */
 	bool fixed;	      /* a later patch names it in Fixes: */
+	bool merged;	      /* a commit read carries it */
+	bool tree_reverted;   /* and a commit read reverts that */
 };
 
 struct who {
@@ -106,8 +108,19 @@ struct who_stats {
 	size_t by_status[MLQ_STATE_LAST + 1];
 	size_t kinds[4];
 	size_t reviewed, nacked, reverted, fixed;
+	size_t merged, merged_reverted, merged_unreviewed;
 	int64_t median; /* seconds; -1 when nothing was reviewed */
 };
+
+static int
+count_commit(const struct mlq_commit_row *r, void *arg)
+{
+	struct sub *s = arg;
+
+	s->merged = true;
+	s->tree_reverted |= r->reverted_by != NULL;
+	return 0;
+}
 
 static enum mlq_status
 who_stats(struct who *w, struct who_stats *o)
@@ -145,9 +158,18 @@ who_stats(struct who *w, struct who_stats *o)
 			free(times);
 			return rc;
 		}
+		if ((rc = mlq_store_commits_of(w->st, s->hit.id, count_commit,
+			 s, &w->err)) != MLQ_OK) {
+			free(times);
+			return rc;
+		}
 		o->nacked += (s->hit.tags & MLQ_TAG_NACK) != 0;
-		o->reverted += s->reverted;
+		o->reverted += s->reverted || s->tree_reverted;
 		o->fixed += s->fixed;
+		o->merged += s->merged;
+		o->merged_reverted += s->merged &&
+		    (s->reverted || s->tree_reverted);
+		o->merged_unreviewed += s->merged && !s->reviewed;
 	}
 	if (o->reviewed > 0) {
 		qsort(times, o->reviewed, sizeof(*times), cmp_i64);
@@ -232,6 +254,12 @@ who_text(const struct who *w, const struct who_stats *o, const char *x,
 		    duration(o->median, buf, sizeof(buf)), o->reviewed, w->n);
 	else
 		fputs("first review: none yet\n", stdout);
+	printf("no review:    %zu (%.1f%%)\n", w->n - o->reviewed,
+	    pct(w->n - o->reviewed, w->n));
+	printf("merged:       %zu (%.1f%%), %zu of them then reverted, %zu "
+	       "with no review\n",
+	    o->merged, pct(o->merged, w->n), o->merged_reverted,
+	    o->merged_unreviewed);
 	printf("nacked:       %zu (%.1f%%)\n", o->nacked, pct(o->nacked, w->n));
 	printf("reverted:     %zu (%.1f%%)\n", o->reverted,
 	    pct(o->reverted, w->n));
@@ -300,7 +328,16 @@ who_json(const struct who *w, const struct who_stats *o, const char *x,
 	rate(&j, "nack", o->nacked, w->n);
 	rate(&j, "revert", o->reverted, w->n);
 	rate(&j, "later_fixed", o->fixed, w->n);
+	rate(&j, "merge", o->merged, w->n);
 	json_obj_end(&j);
+	json_key(&j, "merged");
+	json_int(&j, (long long)o->merged);
+	json_key(&j, "merged_then_reverted");
+	json_int(&j, (long long)o->merged_reverted);
+	json_key(&j, "merged_without_review");
+	json_int(&j, (long long)o->merged_unreviewed);
+	json_key(&j, "never_reviewed");
+	json_int(&j, (long long)(w->n - o->reviewed));
 	json_key(&j, "recent");
 	json_arr_begin(&j);
 	for (i = 0; i < w->n && i < limit; i++) {
@@ -315,6 +352,8 @@ who_json(const struct who *w, const struct who_stats *o, const char *x,
 		json_bool(&j, w->v[i].reverted);
 		json_key(&j, "fixed_later");
 		json_bool(&j, w->v[i].fixed);
+		json_key(&j, "merged");
+		json_bool(&j, w->v[i].merged);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);

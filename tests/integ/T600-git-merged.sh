@@ -28,6 +28,7 @@ mbox() {
 	done >"$_out"
 }
 msgid() { sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$1"; }
+NOW=$(date -u -R -d '+1 hour') # replies come after the patches
 status() { "$MLQ" show --format json "$1" | jq -r .status; }
 how() { "$MLQ" show --format json "$1" | jq -r '[.commits[].how] | join(",")'; }
 
@@ -46,7 +47,7 @@ From: Rob Reviewer <rob@example.org>
 Subject: Re: [PATCH 1/2] f: initialize b
 Message-Id: <review-1@example.org>
 In-Reply-To: <$P1>
-Date: Thu, 01 Jan 1970 00:00:00 +0000
+Date: $NOW
 
 Please make it 3.
 
@@ -85,7 +86,7 @@ From: Nick Maint <nick@example.org>
 Subject: Re: [PATCH] f: initialize a
 Message-Id: <nack-a@example.org>
 In-Reply-To: <$LA>
-Date: Thu, 01 Jan 1970 00:00:00 +0000
+Date: $NOW
 
 NACK, a must stay zero.
 
@@ -149,6 +150,15 @@ run_ok "import the revert" "$MLQ" import --git "$R" master
 is "$(status "$LA")" reverted "reverted in the tree: reverted"
 is "$("$MLQ" show --format json "$LA" | jq -r '.reverted_in_tree | length')" 1 \
     "reverted_in_tree names the revert"
+
+# who, for the 2021 question: merged, then reverted, without review.
+"$MLQ" who --format json example.org >"$TMP/who.json"
+is "$(jq -r '[.merged, .merged_then_reverted, .merged_without_review] | join(" ")' "$TMP/who.json")" \
+    "5 1 4" "who: five merged, one then reverted, four with no review"
+"$MLQ" who example.org | grep '^merged: ' >"$TMP/who.txt"
+is "$(cat "$TMP/who.txt")" \
+    "merged:       5 (55.6%), 1 of them then reverted, 4 with no review" \
+    "and in text"
 
 # A squash of two: no patch id matches, and only its title may link.
 g checkout -qb squash master~6
