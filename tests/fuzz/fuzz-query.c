@@ -109,8 +109,7 @@ check_tree(const struct mlq_qnode *n)
 	if (n->field == MLQ_QF_TAG)
 		FUZZ_CHECK(mlq_tag_name((unsigned)n->ival) != NULL);
 	if (n->field == MLQ_QF_STATUS)
-		FUZZ_CHECK(
-		    n->ival > MLQ_STATE_NONE && n->ival <= MLQ_STATE_REVERTED);
+		FUZZ_CHECK(mlq_state_name((enum mlq_state)n->ival) != NULL);
 	if (n->field == MLQ_QF_DATE)
 		FUZZ_CHECK(n->has_lo || n->has_hi);
 }
