@@ -1,8 +1,10 @@
 /*
  * Commits of git trees and the postings they carry (schema 022).  A
  * commit links to a posting by the first rule that holds:
- *  1. a Link: or Message-Id: naming a stored message (a reply: the
- *     submission it answers);
+ *  1. a thank-you mail in the posting's thread that names the commit
+ *     ("[1/3] title" over "commit: ID", b4 ty's), or a Link: or
+ *     Message-Id: naming a stored message (a reply: the submission it
+ *     answers);
  *  2. the same patch id (several postings: the newest by the commit's
  *     author posted before the commit, else the newest before it);
  *  3. the same author address and title within a year before the
@@ -115,6 +117,27 @@ first_id(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
 	return MLQ_OK;
 }
 
+/* Rule 0: the patch a thank-you mail said became this commit. */
+static enum mlq_status
+by_named(struct mlq_store *st, int64_t commit, int64_t *msg,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_NAMED,
+	    "SELECT p.id FROM gcommit c JOIN named_commit nc "
+	    "ON nc.oid BETWEEN substr(c.oid, 1, 7) AND c.oid "
+	    "AND substr(c.oid, 1, length(nc.oid)) = nc.oid "
+	    "JOIN msg r ON r.id = nc.msg JOIN msg p ON p.thread = r.thread "
+	    "AND p.kind = 1 AND p.norm = nc.norm "
+	    "AND (nc.idx = 0 OR p.idx = nc.idx OR "
+	    "(nc.idx = 1 AND p.total <= 1)) "
+	    "WHERE c.id = ? ORDER BY p.date DESC LIMIT 1", err);
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	return first_id(st, s, msg, err);
+}
+
 /* Rule 1: the submission a Message-Id of the commit names, or answers. */
 static enum mlq_status
 by_link(struct mlq_store *st, int64_t commit, int64_t *msg,
@@ -191,8 +214,10 @@ mlq_store_link_commits(struct mlq_store *st, uint64_t *linked,
 		commit = sqlite3_column_int64(s, 0);
 		msg = 0;
 		how = 1;
-		if ((rc = by_link(st, commit, &msg, err)) == MLQ_OK &&
-		    msg == 0 && (how = 2) != 0)
+		if ((rc = by_named(st, commit, &msg, err)) == MLQ_OK &&
+		    msg == 0)
+			rc = by_link(st, commit, &msg, err);
+		if (rc == MLQ_OK && msg == 0 && (how = 2) != 0)
 			rc = by_patch_id(st, commit, &msg, err);
 		if (rc == MLQ_OK && msg == 0 && (how = 3) != 0)
 			rc = by_title(st, commit, &msg, err);

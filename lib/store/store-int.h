@@ -107,6 +107,8 @@ enum store_stmt {
 	S_GIT_OF,
 	S_GIT_REVERTED,
 	S_GIT_POSTING,
+	S_GIT_BY_NAMED,
+	S_RV_NAMED_COMMIT,
 	S_RV_MERGED,
 	S_RV_TREE_REVERTED,
 	/* a maintainer's marks (store-mark.c) */

@@ -1474,6 +1474,102 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 	return rc;
 }
 
+/* The hex id at the end of line p[0..n): "commit: 0123abcd", or a url's
+ * ".../c/0123abcd" or "...?id=0123abcd"; 7 to 40 digits, lower-cased. */
+static bool
+line_commit(const char *p, size_t n, char out[41])
+{
+	size_t e = n, b, i;
+
+	while (e > 0 && (p[e - 1] == ' ' || p[e - 1] == '\t' ||
+			    p[e - 1] == '\r'))
+		e--;
+	for (b = e; b > 0 && is_hex(p[b - 1]); b--)
+		;
+	if (e - b < 7 || e - b > 40 || b == 0)
+		return false;
+	if (!(b >= 8 && memcmp(p + b - 8, "commit: ", 8) == 0) &&
+	    !(b >= 3 && memcmp(p + b - 3, "/c/", 3) == 0) &&
+	    !(b >= 3 && memcmp(p + b - 3, "id=", 3) == 0))
+		return false;
+	for (i = b; i < e; i++)
+		out[i - b] = (char)tolower((unsigned char)p[i]);
+	out[e - b] = '\0';
+	return true;
+}
+
+/*
+ * "[1/3] title" and below it "commit: ID" (b4 ty), or "- [net,1/3]
+ * title" and a link ending in "/c/ID" (the netdev bot): which commit each
+ * patch of the thread became, kept for the commits of a tree to find.
+ */
+static enum mlq_status
+named_commits(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
+    struct mlq_err *err)
+{
+	const char *p = m->body, *end = m->body + m->body_len, *eol, *t;
+	const char *title = NULL;
+	size_t tlen = 0, n;
+	struct mlq_arena *a = NULL;
+	sqlite3_stmt *s;
+	enum mlq_status rc = MLQ_OK;
+	char oid[41], *tbuf;
+	int idx = 0;
+
+	if (p == NULL)
+		return MLQ_OK;
+	for (; p < end && rc == MLQ_OK; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		n = (size_t)(eol - p);
+		for (t = p; t < eol && (*t == ' ' || *t == '-' || *t == '*');
+		     t++)
+			;
+		if (t < eol && *t == '[' && memchr(t, ']', (size_t)(eol - t))) {
+			const char *close = memchr(t, ']', (size_t)(eol - t));
+			const char *slash = memchr(t, '/',
+			    (size_t)(close - t));
+			const char *d = slash;
+
+			/* The i of "[i/n]" or "[net,i/n]". */
+			idx = 0;
+			while (d != NULL && d > t && d[-1] >= '0' &&
+			    d[-1] <= '9')
+				d--;
+			if (slash != NULL && d < slash)
+				idx = atoi(d);
+			title = close + 1;
+			while (title < eol && *title == ' ')
+				title++;
+			tlen = (size_t)(eol - title);
+			continue;
+		}
+		if (title == NULL || tlen == 0 || !line_commit(p, n, oid))
+			continue;
+		if (a == NULL && (a = mlq_arena_new()) == NULL)
+			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		if ((tbuf = mlq_arena_strndup(a, title, tlen)) == NULL) {
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+			break;
+		}
+		s = mlq__store_stmt(st, S_RV_NAMED_COMMIT,
+		    "INSERT OR IGNORE INTO named_commit(msg, idx, norm, oid) "
+		    "VALUES (?, ?, ?, ?)", err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			break;
+		}
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, idx);
+		mlq__store_bind_text(s, 3, title_norm(a, tbuf));
+		mlq__store_bind_text(s, 4, oid);
+		rc = mlq__store_step_done(st, s, err, "store named commit");
+		title = NULL;
+	}
+	mlq_arena_free(a);
+	return rc;
+}
+
 enum mlq_status
 mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
     int kind, struct mlq_err *err)
@@ -1487,7 +1583,7 @@ mlq__review_put(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 
 	mark(st, id);
 	if (kind == 0)
-		return MLQ_OK;
+		return named_commits(st, id, m, err);
 	if ((a = mlq_arena_new()) == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	/* A revert names its original by title and commit id. */

@@ -14,7 +14,7 @@ R="$TMP/linux"
 git init -q -b master "$R"
 g() { git -C "$R" "$@"; }
 # Eight lines apart, so that no hunk's context reaches another's.
-for v in a b c d e; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
+for v in a b c d e g; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
 g add f.c
 g commit -qm "base"
 
@@ -67,19 +67,21 @@ V2C=$(msgid "$TMP"/v2/v2-0002-*.patch)
 V2COVER=$(msgid "$TMP"/v2/v2-0000-*.patch)
 V1B=$P1
 
-# Three lone patches: one applied with an edit and a Link:, one edited
-# without (author and title), one NACKed and merged all the same.
-for n in d e a; do
+# Four lone patches: one applied with an edit and a Link:, one edited
+# without (author and title), one NACKed and merged all the same, one
+# edited and named in b4's thank-you mail.
+for n in d e a g; do
 	g checkout -qb "lone-$n" master
 	sed -i "s/int $n;/int $n = 4;/" "$R/f.c"
 	g commit -qam "f: initialize $n"
 	g format-patch -q --thread -o "$TMP/lone-$n" master
 done
 mbox "$TMP/lone.mbox" "$TMP"/lone-d/*.patch "$TMP"/lone-e/*.patch \
-    "$TMP"/lone-a/*.patch
+    "$TMP"/lone-a/*.patch "$TMP"/lone-g/*.patch
 LD=$(msgid "$TMP"/lone-d/*.patch)
 LE=$(msgid "$TMP"/lone-e/*.patch)
 LA=$(msgid "$TMP"/lone-a/*.patch)
+LG=$(msgid "$TMP"/lone-g/*.patch)
 cat >>"$TMP/lone.mbox" <<EOF
 From mlq@test Thu Jan  1 00:00:00 1970
 From: Nick Maint <nick@example.org>
@@ -104,9 +106,30 @@ g commit -qam "f: initialize d" --author="Ann Dev <ann@example.org>" \
 sed -i 's/int e;/int e = 50;/' "$R/f.c"
 g commit -qam "f: initialize e" --author="Ann Dev <ann@example.org>"
 g am -q "$TMP"/lone-a/*.patch
+sed -i 's/int g;/int g = 70;/' "$R/f.c"
+g commit -qam "f: initialize g" --author="Ann Dev <ann@example.org>"
+cat >"$TMP/thanks.mbox" <<EOF
+From mlq@test Thu Jan  1 00:00:00 1970
+From: Max Maint <max@example.org>
+Subject: Re: [PATCH] f: initialize g
+Message-Id: <thanks-g@example.org>
+In-Reply-To: <$LG>
+Date: $NOW
+
+Applied, thanks!
+
+[1/1] f: initialize g
+      commit: $(g rev-parse --short=12 HEAD)
+
+Best regards,
+-- 
+Max Maint <max@example.org>
+
+EOF
+run_ok "import b4's thank-you mail" "$MLQ" import "$TMP/thanks.mbox"
 run_ok "import --git master" "$MLQ" import --git "$R" master
-is "$(cat "$TMP/.out")" "imported 6 commits (6 new); 5 postings linked" \
-    "every commit read, five carry a posting"
+is "$(cat "$TMP/.out")" "imported 7 commits (7 new); 6 postings linked" \
+    "every commit read, six carry a posting"
 
 is "$(status "$V2B") $(how "$V2B")" "merged patch-id" "v2 1/2: merged, by patch id"
 is "$(status "$V2C") $(how "$V2C")" "merged patch-id" "v2 2/2: merged, by patch id"
@@ -116,15 +139,17 @@ is "$(status "$LD") $(how "$LD")" "merged link" "an edited patch with a Link:: b
 is "$(status "$LE") $(how "$LE")" "merged title" "edited without one: by author and title"
 is "$(status "$LA") $("$MLQ" show --format json "$LA" | jq -r '.tags | join(",")')" \
     "merged nack" "NACKed and merged anyway: merged, the nack kept"
+is "$(status "$LG") $(how "$LG")" "merged link" \
+    "edited, but named in a thank-you mail: by that"
 "$MLQ" show "$LE" >"$TMP/show"
 grep -q "^merged:   [0-9a-f]\{12\} in master (....-..-..), by title$" "$TMP/show"
 ok $? "show says where, when and how"
 is "$("$MLQ" search --status merged --format ids | sort | tr '\n' ' ')" \
-    "$(printf '%s\n' "$V2B" "$V2C" "$V2COVER" "$LD" "$LE" "$LA" | sort | tr '\n' ' ')" \
+    "$(printf '%s\n' "$V2B" "$V2C" "$V2COVER" "$LD" "$LE" "$LA" "$LG" | sort | tr '\n' ' ')" \
     "--status merged"
 
 # From a commit to its posting.
-c=$(g rev-parse master~4)
+c=$(g rev-parse master~5)
 is "$("$MLQ" search --commit "$(echo "$c" | cut -c1-8)" --format ids)" "$V2B" \
     "--commit with 8 hex digits finds the posting"
 is "$("$MLQ" show --format json "$(echo "$c" | cut -c1-12)" | jq -r .message_id)" \
@@ -133,19 +158,19 @@ is "$("$MLQ" show --format json "$(echo "$c" | cut -c1-12)" | jq -r .message_id)
 is "$?" 2 "--commit refuses what is not hex"
 
 run_ok "the same again" "$MLQ" import --git "$R" master
-is "$(cat "$TMP/.out")" "imported 6 commits (0 new); 0 postings linked" \
+is "$(cat "$TMP/.out")" "imported 7 commits (0 new); 0 postings linked" \
     "adds nothing"
 
 # A stable branch picks one: another commit, the same patch id.
-g checkout -qb stable master~5
-g cherry-pick -x "$(g rev-parse master~4)" >/dev/null
+g checkout -qb stable master~6
+g cherry-pick -x "$(g rev-parse master~5)" >/dev/null
 run_ok "import --git stable" "$MLQ" import --git "$R" stable
 is "$("$MLQ" show --format json "$V2B" | jq -r '[.commits[].ref] | sort | join(",")')" \
     "master,stable" "the cherry-pick links the same posting"
 
 # A revert in the tree reverts what the commit carried.
 g checkout -q master
-g revert --no-edit HEAD >/dev/null
+g revert --no-edit HEAD~1 >/dev/null
 run_ok "import the revert" "$MLQ" import --git "$R" master
 is "$(status "$LA")" reverted "reverted in the tree: reverted"
 is "$("$MLQ" show --format json "$LA" | jq -r '.reverted_in_tree | length')" 1 \
@@ -154,14 +179,14 @@ is "$("$MLQ" show --format json "$LA" | jq -r '.reverted_in_tree | length')" 1 \
 # who, for the 2021 question: merged, then reverted, without review.
 "$MLQ" who --format json example.org >"$TMP/who.json"
 is "$(jq -r '[.merged, .merged_then_reverted, .merged_without_review] | join(" ")' "$TMP/who.json")" \
-    "5 1 4" "who: five merged, one then reverted, four with no review"
+    "6 1 4" "who: six merged, one then reverted, four with no review"
 "$MLQ" who example.org | grep '^merged: ' >"$TMP/who.txt"
 is "$(cat "$TMP/who.txt")" \
-    "merged:       5 (55.6%), 1 of them then reverted, 4 with no review" \
+    "merged:       6 (60.0%), 1 of them then reverted, 4 with no review" \
     "and in text"
 
 # A squash of two: no patch id matches, and only its title may link.
-g checkout -qb squash master~6
+g checkout -qb squash master~7
 sed -i 's/int b;/int b = 3;/; s/int c;/int c = 2;/' "$R/f.c"
 g commit -qam "f: initialize b and c"
 run_ok "import the squash" "$MLQ" import --git "$R" squash
