@@ -182,10 +182,12 @@ by_title(struct mlq_store *st, int64_t commit, int64_t *msg,
     struct mlq_err *err)
 {
 	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_TITLE,
-	    "SELECT m.id FROM gcommit c JOIN msg m ON m.norm = c.norm "
-	    "WHERE c.id = ? AND c.norm <> '' AND m.kind = 1 AND "
+	    /* By title: a year's postings by date would be thousands. */
+	    "SELECT m.id FROM gcommit c JOIN msg m INDEXED BY msg_author_norm "
+	    "ON m.norm = c.norm WHERE c.id = ? AND c.norm <> '' AND "
+	    "m.kind > 0 AND +m.kind = 1 AND "
 	    "lower(coalesce(m.author_email, m.from_email)) = c.author_email "
-	    "AND m.date BETWEEN c.cdate - " GIT_TITLE_WINDOW
+	    "AND +m.date BETWEEN c.cdate - " GIT_TITLE_WINDOW
 	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", err);
 
 	if (s == NULL)
