@@ -222,7 +222,7 @@ mlq_git_log(const char *repo, const char *range, mlq_commit_fn fn, void *arg,
 	int pipefd[2], status, r;
 	ssize_t n;
 	pid_t pid;
-	size_t off, i;
+	size_t off, i, scanned = 0;
 
 	if (range[0] == '-')
 		return mlq_err_set(err, MLQ_EUSAGE,
@@ -266,16 +266,25 @@ mlq_git_log(const char *repo, const char *range, mlq_commit_fn fn, void *arg,
 			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 			break;
 		}
-		/* Every whole record before the last start mark. */
+		if (rec.len > 0 && rec.data[0] != REC_START) {
+			rc = mlq_err_set(err, MLQ_EINPUT,
+			    "git log: output that is not a commit");
+			break;
+		}
+		/* Every whole record before the last start mark; a long one
+		 * is not searched again from its start at each read. */
 		off = 0;
-		while (rec.len > 0 && rec.data[off] == REC_START &&
-		    (start = memchr(rec.data + off + 1, REC_START,
-			 rec.len - off - 1)) != NULL) {
+		while (rec.len > 1 &&
+		    (start = memchr(rec.data + (scanned > off + 1 ? scanned :
+					off + 1),
+			 REC_START, rec.len - (scanned > off + 1 ? scanned :
+						   off + 1))) != NULL) {
 			rc = read_commit(rec.data + off + 1,
 			    (size_t)(start - rec.data) - off - 1, fn, arg, err);
 			if (rc != MLQ_OK)
 				break;
 			off = (size_t)(start - rec.data);
+			scanned = 0;
 		}
 		if (rc != MLQ_OK)
 			break;
@@ -283,6 +292,7 @@ mlq_git_log(const char *repo, const char *range, mlq_commit_fn fn, void *arg,
 			memmove(rec.data, rec.data + off, rec.len - off);
 			rec.len -= off;
 		}
+		scanned = rec.len;
 		if (n == 0) {
 			if (rec.len > 0 && rec.data[0] == REC_START)
 				rc = read_commit(rec.data + 1, rec.len - 1, fn,
