@@ -788,7 +788,8 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	    "reasonable|acceptable|noted|visible|rare|unlikely|impossible|"
 	    "been|had|the|a|an|there|here|aware|better|applied|merged|queued|"
 	    "picked|taken|backported|reverted|made|done|seen|known|caught|sent|"
-	    "found|noticed|gotten|with|available|ready|out|upstream";
+	    "found|noticed|gotten|with|available|ready|out|upstream|tested|"
+	    "investigated|confirmed|discussed|considered|reviewed";
 	size_t i, j, k;
 
 	for (j = c->begin; j < c->end; j++) {
@@ -860,7 +861,8 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		 * the writer believes things are. */
 		for (i = c->begin; i < j; i++)
 			if (WORD_IN(t[i].s, t[i].len, "understanding|iiuc|afaiu|"
-						      "afaik|afaict|iirc"))
+						      "afaik|afaict|iirc|assume|"
+						      "presume|suppose"))
 				break;
 		if (i < j)
 			continue;
@@ -1087,9 +1089,16 @@ request_question_at(const struct cls_tok *t, size_t start, size_t end)
 	if (WORD_IN(t[j].s, t[j].len, "maybe|perhaps") &&
 	    clause_has_word(t, &sub, "could|should|can|might|would"))
 		return true;
-	/* "Can't that depend on X instead?"; "Why X instead of Y?" asks. */
-	return !word_in(t[j].s, t[j].len, wh, sizeof(wh) - 1) &&
-	    clause_has_word(t, &sub, "instead|rather");
+	/* "Can't that depend on X instead?"; "Why X instead of Y?" asks,
+	 * and so does "Not a bug, rather a limit of the hardware?". */
+	if (word_in(t[j].s, t[j].len, wh, sizeof(wh) - 1))
+		return false;
+	if (clause_has_word(t, &sub, "instead"))
+		return true;
+	for (k = j; k + 1 < end; k++)
+		if (pat_match("rather than", t, k, end))
+			return true;
+	return false;
 }
 
 /*
