@@ -43,11 +43,13 @@ CREATE INDEX IF NOT EXISTS merged_commit ON merged(commit_id);
 CREATE INDEX IF NOT EXISTS msg_patch_id ON msg(patch_id) WHERE patch_id IS NOT NULL;
 -- A thank-you mail's "[1/3] title" and "commit: ID" (b4 ty), or a bot's
 -- link ending in /c/ID: which commit each patch of its thread became.
+-- The key's columns come first: SQLite 3.40's integrity_check misreads
+-- a WITHOUT ROWID table whose key columns do not.
 CREATE TABLE IF NOT EXISTS named_commit (
 	msg INTEGER NOT NULL,           -- the reply that says so
+	oid TEXT NOT NULL,              -- the id, 7 to 40 hex digits
 	idx INTEGER NOT NULL,           -- i of [i/n]; 0 without
 	norm TEXT NOT NULL,             -- the title it gives, normalized
-	oid TEXT NOT NULL,              -- the id, 7 to 40 hex digits
 	PRIMARY KEY (msg, oid)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS named_commit_oid ON named_commit(oid);

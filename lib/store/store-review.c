@@ -1522,9 +1522,12 @@ named_commits(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
 		n = (size_t)(eol - p);
-		for (t = p; t < eol && (*t == ' ' || *t == '-' || *t == '*');
-		     t++)
+		/* "[1/3] title", "  - [net,1/3] title": a bullet at most. */
+		for (t = p; t < eol && *t == ' '; t++)
 			;
+		if (eol - t >= 2 && (*t == '-' || *t == '*') && t[1] == ' ')
+			for (t += 2; t < eol && *t == ' '; t++)
+				;
 		if (t < eol && *t == '[' && memchr(t, ']', (size_t)(eol - t))) {
 			const char *close = memchr(t, ']', (size_t)(eol - t));
 			const char *slash = memchr(t, '/',
@@ -1544,8 +1547,11 @@ named_commits(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			tlen = (size_t)(eol - title);
 			continue;
 		}
-		if (title == NULL || tlen == 0 || !line_commit(p, n, oid))
+		/* The id comes on the line right after the title. */
+		if (title == NULL || tlen == 0 || !line_commit(p, n, oid)) {
+			title = NULL;
 			continue;
+		}
 		if (a == NULL && (a = mlq_arena_new()) == NULL)
 			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 		if ((tbuf = mlq_arena_strndup(a, title, tlen)) == NULL) {

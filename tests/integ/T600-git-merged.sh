@@ -5,7 +5,7 @@
 # whose diff was edited (found by author and title), a NACKed patch merged
 # anyway, a revert commit, a cherry-pick to a stable branch, a squash.
 . "$top_srcdir/tests/lib/test-lib.sh"
-need git jq
+need git jq sqlite3
 
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME="Ann Dev" GIT_AUTHOR_EMAIL=ann@example.org
@@ -196,4 +196,5 @@ is "$(cat "$TMP/.out")" "imported 2 commits (1 new); 0 postings linked" \
 run_ok "reindex" "$MLQ" reindex
 is "$(status "$V2B") $(status "$LA") $(how "$LD")" "merged reverted link" \
     "reindex keeps the commits and what they carry"
+is "$(sqlite3 "$MLQ_DB" 'PRAGMA integrity_check')" ok "integrity_check"
 test_done
