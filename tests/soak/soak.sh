@@ -14,8 +14,8 @@
 # its CPU time.  Then delivery stops; once everything has arrived (at
 # most DRAIN seconds) the sources poll QUIET seconds more with nothing
 # new.  It fails if mlqd exits, a message is missing, twice or from a
-# source that should give none, RSS or descriptors grow in the run's
-# second half, or mlqd is busy with nothing to fetch.  The samples, the
+# source that should give none, its heap (RssAnon) or descriptors grow
+# in the run's second half, or mlqd is busy with nothing to fetch.  The samples, the
 # figures and mlqd's log are kept in SOAK_OUT.
 #
 # Run by `make soak` (SOAK_SECONDS); by hand:
@@ -330,8 +330,9 @@ sed 's/^/# /' "$OUT/summary"
 
 awk -v s="$(fig anon_slope2)" -v m="$RSS_SLOPE_MAX" 'BEGIN { exit !(s <= m) }'
 ok $? "heap (RssAnon) slope over the second half $(fig anon_slope2) kB/min <= $RSS_SLOPE_MAX"
-awk -v s="$(fig rss_slope2)" -v m="$RSS_SLOPE_MAX" 'BEGIN { exit !(s <= m) }'
-ok $? "VmRSS slope over the second half $(fig rss_slope2) kB/min <= $RSS_SLOPE_MAX"
+# VmRSS is reported, not judged: it counts the pages of the database
+# that mlqd maps (RssFile), which grow with the database.
+echo "# VmRSS slope over the second half $(fig rss_slope2) kB/min (RssFile $(fig file_slope2))"
 awk -v s="$(fig fds_slope2)" -v m="$FDS_SLOPE_MAX" 'BEGIN { exit !(s <= m) }'
 ok $? "descriptor slope over the second half $(fig fds_slope2)/min <= $FDS_SLOPE_MAX"
 # Polls in flight come and go: medians, with two for chance.
