@@ -505,6 +505,42 @@ imap_since_uid(struct imap *im, mailimap *imap, uint32_t *after, bool *found,
 	return MLQ_OK;
 }
 
+/* Untagged replies read past before IDLE's "+", at most. */
+#define IMAP_IDLE_MAX_UNTAGGED 1000
+
+/*
+ * Sends IDLE and reads up to its "+" continuation.  Not mailimap_idle():
+ * libetpan 1.9.4 reads one line and, unless it is the "+", waits for a
+ * tagged reply, which IDLE never sends.  public-inbox-imapd answers
+ * "* N EXISTS" first when mail came since the SELECT, and its "* OK Still
+ * here" every minute keeps the read timeout from firing: the worker hung
+ * for good, and SIGTERM with it.  Untagged lines are read past; 'news'
+ * says one announced mail.  False: not idling (a NO, BAD or a failure).
+ */
+static bool
+imap_idle_start(mailimap *imap, bool *news)
+{
+	const char *line;
+	int i;
+
+	*news = false;
+	if (mailimap_send_current_tag(imap) != MAILIMAP_NO_ERROR ||
+	    mailstream_write(imap->imap_stream, "IDLE\r\n", 6) != 6 ||
+	    mailstream_flush(imap->imap_stream) == -1)
+		return false;
+	for (i = 0; i < IMAP_IDLE_MAX_UNTAGGED; i++) {
+		if ((line = mailimap_read_line(imap)) == NULL)
+			return false;
+		if (line[0] == '+')
+			return true;
+		if (line[0] != '*')
+			return false;
+		if (strstr(line, "EXISTS") != NULL)
+			*news = true;
+	}
+	return false;
+}
+
 /*
  * Waits in IDLE on 'mbox' until the server announces mail, the interval
  * is over or the loop asks us to stop; polling again then costs nothing
@@ -518,12 +554,13 @@ imap_idle(struct imap *im, mailimap *imap, const char *mbox)
 	struct pollfd pfd;
 	uint32_t v;
 	time_t end;
+	bool news;
 
 	if (!mailimap_has_idle(imap) &&
 	    mailimap_capability(imap, &cap) == MAILIMAP_NO_ERROR)
 		mailimap_capability_data_free(cap);
 	if (!mailimap_has_idle(imap) || !imap_select(imap, mbox, &v) ||
-	    mailimap_idle(imap) != MAILIMAP_NO_ERROR)
+	    !imap_idle_start(imap, &news))
 		return;
 	im->idled = true;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
@@ -532,7 +569,8 @@ imap_idle(struct imap *im, mailimap *imap, const char *mbox)
 	imap_report_send(im, r);
 	pfd.fd = mailimap_idle_get_fd(imap);
 	pfd.events = POLLIN;
-	end = time(NULL) + (time_t)im->idle_secs;
+	/* Mail came before the "+": no wait, poll again at once. */
+	end = news ? 0 : time(NULL) + (time_t)im->idle_secs;
 	/* Short waits, so a stop request is seen within half a second. */
 	while (!atomic_load(&im->stop) && time(NULL) < end)
 		if (poll(&pfd, 1, 500) != 0)
