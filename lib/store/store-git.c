@@ -103,12 +103,18 @@ mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
 	return MLQ_OK;
 }
 
-/* The first row's integer of s (bound by the caller), or 0. */
+/* A link rule: the first row's integer of sql for the commit, or 0. */
 static enum mlq_status
-first_id(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
-    struct mlq_err *err)
+rule_first(struct mlq_store *st, enum store_stmt slot, const char *sql,
+    int64_t commit, int64_t *out, struct mlq_err *err)
 {
-	int rc = sqlite3_step(s);
+	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
+	int rc;
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	rc = sqlite3_step(s);
 
 	*out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
 	sqlite3_reset(s);
@@ -122,7 +128,7 @@ static enum mlq_status
 by_named(struct mlq_store *st, int64_t commit, int64_t *msg,
     struct mlq_err *err)
 {
-	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_NAMED,
+	return rule_first(st, S_GIT_BY_NAMED,
 	    "SELECT p.id FROM gcommit c JOIN named_commit nc "
 	    "ON nc.oid BETWEEN substr(c.oid, 1, 7) AND c.oid "
 	    "AND substr(c.oid, 1, length(nc.oid)) = nc.oid "
@@ -130,12 +136,7 @@ by_named(struct mlq_store *st, int64_t commit, int64_t *msg,
 	    "AND p.kind = 1 AND p.norm = nc.norm "
 	    "AND (nc.idx = 0 OR p.idx = nc.idx OR "
 	    "(nc.idx = 1 AND p.total <= 1)) "
-	    "WHERE c.id = ? ORDER BY p.date DESC LIMIT 1", err);
-
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, commit);
-	return first_id(st, s, msg, err);
+	    "WHERE c.id = ? ORDER BY p.date DESC LIMIT 1", commit, msg, err);
 }
 
 /* Rule 1: the submission a Message-Id of the commit names, or answers. */
@@ -143,19 +144,14 @@ static enum mlq_status
 by_link(struct mlq_store *st, int64_t commit, int64_t *msg,
     struct mlq_err *err)
 {
-	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_LINK,
+	return rule_first(st, S_GIT_BY_LINK,
 	    "WITH RECURSIVE up(id, parent, kind, depth) AS ("
 	    "SELECT m.id, m.parent, m.kind, 0 FROM gcommit_msgid g "
 	    "JOIN msg m ON m.msgid = g.msgid WHERE g.commit_id = ? "
 	    "UNION ALL SELECT p.id, p.parent, p.kind, up.depth + 1 "
 	    "FROM up JOIN msg p ON p.msgid = up.parent "
 	    "WHERE up.kind = 0 AND up.depth < " GIT_UP_MAX ") "
-	    "SELECT id FROM up WHERE kind > 0 ORDER BY depth LIMIT 1", err);
-
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, commit);
-	return first_id(st, s, msg, err);
+	    "SELECT id FROM up WHERE kind > 0 ORDER BY depth LIMIT 1", commit, msg, err);
 }
 
 /* Rule 2: a posting with the commit's patch id. */
@@ -163,17 +159,12 @@ static enum mlq_status
 by_patch_id(struct mlq_store *st, int64_t commit, int64_t *msg,
     struct mlq_err *err)
 {
-	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_PATCH,
+	return rule_first(st, S_GIT_BY_PATCH,
 	    "SELECT m.id FROM gcommit c JOIN msg m ON m.patch_id = c.patch_id "
 	    "WHERE c.id = ? AND m.kind = 1 ORDER BY "
 	    "lower(coalesce(m.author_email, m.from_email)) = c.author_email "
 	    "DESC, coalesce(m.date <= c.cdate, 0) DESC, m.date DESC, m.id DESC "
-	    "LIMIT 1", err);
-
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, commit);
-	return first_id(st, s, msg, err);
+	    "LIMIT 1", commit, msg, err);
 }
 
 /* Rule 3: the author's posting of the same title within a year before. */
@@ -181,19 +172,14 @@ static enum mlq_status
 by_title(struct mlq_store *st, int64_t commit, int64_t *msg,
     struct mlq_err *err)
 {
-	sqlite3_stmt *s = mlq__store_stmt(st, S_GIT_BY_TITLE,
+	return rule_first(st, S_GIT_BY_TITLE,
 	    /* By title: a year's postings by date would be thousands. */
 	    "SELECT m.id FROM gcommit c JOIN msg m INDEXED BY msg_author_norm "
 	    "ON m.norm = c.norm WHERE c.id = ? AND c.norm <> '' AND "
 	    "m.kind > 0 AND +m.kind = 1 AND "
 	    "lower(coalesce(m.author_email, m.from_email)) = c.author_email "
 	    "AND +m.date BETWEEN c.cdate - " GIT_TITLE_WINDOW
-	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", err);
-
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, commit);
-	return first_id(st, s, msg, err);
+	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", commit, msg, err);
 }
 
 enum mlq_status
