@@ -101,7 +101,8 @@ wire_atom_parse(const char *feed, bool have_since, int64_t since,
 			continue;
 		}
 		q = memchr(l, '"', (size_t)(e - l));
-		if (q == NULL || (have_since && t < since)) {
+		/* An empty link names no message: "raw" alone is no url. */
+		if (q == NULL || q == l || (have_since && t < since)) {
 			p = e;
 			continue;
 		}
