@@ -255,6 +255,8 @@ trailer_add(struct trailer_list *tl, const struct trailer_key *key,
 	const char *v;
 	size_t vn = l->n - val;
 
+	/* A NUL would cut the stored string short: the value ends there. */
+	vn = strnlen(l->s + val, vn);
 	v = trailer_trim(l->s + val, &vn);
 	if (vn == 0 || tl->n >= MLQ_MAX_ADDRS)
 		return MLQ_OK;
