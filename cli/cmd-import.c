@@ -23,7 +23,7 @@ const struct cli_cmd cmd_import = {
 	.summary = CMD_IMPORT_SUMMARY,
 	.flags = CLI_DB_BULK,
 	.exec = cmd_import_exec,
-	.conf_needs = "database identity",
+	.conf_needs = "database identity repo",
 };
 
 struct import_run {
@@ -168,6 +168,7 @@ import_git(struct cli *cli, const char *repo, const char *range)
 	uint64_t linked = 0;
 	enum mlq_status rc;
 	char *abs;
+	size_t i;
 
 	mlq_err_clear(&err);
 	memset(&g, 0, sizeof(g));
@@ -179,13 +180,21 @@ import_git(struct cli *cli, const char *repo, const char *range)
 		fprintf(stderr, "': %s\n", strerror(errno));
 		return 3;
 	}
+	/* Named as the config names it, so mlqd goes on from here. */
 	g.repo = abs;
+	for (i = 0; i < cli->conf->nrepos; i++) {
+		char *r = realpath(cli->conf->repos[i].path, NULL);
+
+		if (r != NULL && strcmp(r, abs) == 0)
+			g.repo = cli->conf->repos[i].name;
+		free(r);
+	}
 	/* A ref named alone is recorded as holding what it reaches. */
 	g.ref = strstr(range, "..") == NULL && strchr(range, '^') == NULL &&
 		strchr(range, '~') == NULL ? range : NULL;
 	g.err = &err;
 	if ((rc = mlq_store_begin(cli->st, &err)) == MLQ_OK &&
-	    (rc = mlq_git_log(repo, range, on_commit, &g, &err)) == MLQ_OK &&
+	    (rc = mlq_git_log(repo, range, 0, on_commit, &g, &err)) == MLQ_OK &&
 	    (rc = mlq_store_link_commits(cli->st, &linked, &err)) == MLQ_OK)
 		rc = mlq_store_commit(cli->st, &err);
 	free(abs);

@@ -446,12 +446,37 @@ typedef enum mlq_status (*mlq_commit_fn)(const struct mlq_commit *c,
 
 /*
  * Each commit of range (anything `git log` takes: a branch, A..B) in
- * repository repo that is not a merge, newest first, through git(1).
- * Strings are lent until fn returns.  MLQ_EIO when git cannot run,
- * MLQ_EINPUT when it fails (its own message is on stderr).
+ * repository repo that is not a merge, newest first, through git(1);
+ * since > 0: only those committed from then on.  Strings are lent until
+ * fn returns.  MLQ_EIO when git cannot run, MLQ_EINPUT when it fails
+ * (the error carries git's own first line).
  */
 enum mlq_status mlq_git_log(const char *repo, const char *range,
-    mlq_commit_fn fn, void *arg, struct mlq_err *err);
+    int64_t since, mlq_commit_fn fn, void *arg, struct mlq_err *err);
+
+/* The same, read as it comes: mlqd reads the descriptor when it is
+ * ready (made non-blocking by the caller) without waiting on git. */
+struct mlq_git_log;
+enum mlq_status mlq_git_log_start(const char *repo, const char *range,
+    int64_t since, struct mlq_git_log **out, struct mlq_err *err);
+int mlq_git_log_fd(const struct mlq_git_log *g);
+/* One read; fn for each whole commit; *done once git's output ends. */
+enum mlq_status mlq_git_log_read(struct mlq_git_log *g, mlq_commit_fn fn,
+    void *arg, bool *done, struct mlq_err *err);
+/* Reaps git (killed first if stop) and frees g; git's failure if any. */
+enum mlq_status mlq_git_log_end(struct mlq_git_log *g, bool stop,
+    struct mlq_err *err);
+
+/* The commit id rev names now (40 or 64 hex digits). */
+enum mlq_status mlq_git_resolve(const char *repo, const char *rev,
+    char out[65], struct mlq_err *err);
+/* Whether commit a is an ancestor of b; false too when a is gone. */
+enum mlq_status mlq_git_is_ancestor(const char *repo, const char *a,
+    const char *b, bool *out, struct mlq_err *err);
+/* Each commit id of range, newest first. */
+typedef enum mlq_status (*mlq_oid_fn)(const char *oid, void *arg);
+enum mlq_status mlq_git_rev_list(const char *repo, const char *range,
+    mlq_oid_fn fn, void *arg, struct mlq_err *err);
 
 /* ---- the store (store.c, schema.c) ---------------------------------- */
 
@@ -519,11 +544,20 @@ enum mlq_status mlq_store_source_get(struct mlq_store *st, const char *name,
 enum mlq_status mlq_store_commit_put(struct mlq_store *st, const char *repo,
     const char *ref, const struct mlq_commit *c, bool *is_new,
     struct mlq_err *err);
-/* Links every commit not linked yet to the posting it carries (by Link:,
- * patch id, then author and title); *linked counts the new links.  The
- * postings' statuses follow at the next commit. */
+/*
+ * Links the commits read since the last call to the postings they carry
+ * (by Link:, patch id, then author and title), and the postings stored
+ * since to the commits not linked yet; *linked counts the new links.
+ * The postings' statuses follow at the next commit.
+ */
 enum mlq_status mlq_store_link_commits(struct mlq_store *st,
     uint64_t *linked, struct mlq_err *err);
+/*
+ * Commit oid is no longer in ref (a rewritten branch): it loses that ref,
+ * and when no followed ref holds it any more, it goes, with its links.
+ */
+enum mlq_status mlq_store_commit_unref(struct mlq_store *st, const char *oid,
+    const char *ref, struct mlq_err *err);
 
 /* How a commit was linked to its posting. */
 enum { MLQ_MERGED_BY_LINK = 1, MLQ_MERGED_BY_PATCH_ID, MLQ_MERGED_BY_TITLE };
@@ -920,6 +954,17 @@ struct mlq_conf_source {
 	unsigned line;	    /* line of the section header */
 };
 
+/* [repo "NAME"]: a git tree whose refs mlqd follows. */
+struct mlq_conf_repo {
+	const char *name;      /* [repo "NAME"] */
+	const char *path;      /* the clone; mlq never fetches it */
+	const char **branches; /* refs to follow, as given */
+	size_t nbranches;
+	int64_t since;	  /* UTC seconds; older commits are not read; 0 all */
+	int64_t interval; /* seconds between polls */
+	unsigned line;	  /* line of the section header */
+};
+
 enum mlq_sched_kind {
 	MLQ_SCHED_NONE = 0,
 	MLQ_SCHED_DAILY,  /* "daily HH:MM" */
@@ -960,6 +1005,8 @@ struct mlq_conf {
 	bool secrets_set;    /* given in the config, so it must exist */
 	struct mlq_conf_source *sources;
 	size_t nsources;
+	struct mlq_conf_repo *repos;
+	size_t nrepos;
 	struct mlq_conf_digest digest;
 };
 
@@ -993,6 +1040,9 @@ unsigned mlq_conf_check_digest(const struct mlq_conf *c, mlq_conf_report_fn fn,
 enum mlq_status mlq_conf_load_buf(const char *name, const char *text,
     size_t len, struct mlq_conf **out, struct mlq_err *err);
 void mlq_conf_free(struct mlq_conf *c);
+/* The config's repo called name; NULL if none. */
+const struct mlq_conf_repo *mlq_conf_repo_find(const struct mlq_conf *c,
+    const char *name);
 /* The config's source called name; NULL if none. */
 const struct mlq_conf_source *mlq_conf_source_find(const struct mlq_conf *c,
     const char *name);

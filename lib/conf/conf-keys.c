@@ -31,6 +31,7 @@ enum conf_type {
 	CONF_SINCE,    /* YYYY-MM-DD or "all"; int64_t UTC seconds, 0 = all */
 	CONF_NAME,     /* a list name: letters, digits, '.', '_', '-' */
 	CONF_LINK,     /* an http(s) URL with one %s for the Message-Id */
+	CONF_REFS,     /* git ref names, repeatable and blank-separated */
 };
 
 enum conf_sect {
@@ -39,6 +40,7 @@ enum conf_sect {
 	SECT_SOURCE,
 	SECT_DIGEST,
 	SECT_IDENTITY,
+	SECT_REPO,
 	SECT_COUNT
 };
 
@@ -53,6 +55,7 @@ static const struct conf_section conf_sections[SECT_COUNT] = {
 	[SECT_SOURCE] = { "source", true },
 	[SECT_DIGEST] = { "digest", false },
 	[SECT_IDENTITY] = { "identity", false },
+	[SECT_REPO] = { "repo", true },
 };
 
 struct conf_key {
@@ -70,6 +73,7 @@ struct conf_key {
 #define C_(f) offsetof(struct mlq_conf, f)
 #define S_(f) offsetof(struct mlq_conf_source, f)
 #define D_(f) offsetof(struct mlq_conf_digest, f)
+#define R_(f) offsetof(struct mlq_conf_repo, f)
 #define WEEK  (7 * 86400)
 
 static const struct conf_key conf_keys[] = {
@@ -129,6 +133,15 @@ static const struct conf_key conf_keys[] = {
 	{ SECT_IDENTITY, "mailmap", CONF_PATH, 0, 0, NULL,
 	    "a git .mailmap: each author as the person it maps to",
 	    C_(mailmap), 0, false },
+	{ SECT_REPO, "path", CONF_PATH, 0, 0, NULL,
+	    "a local git clone; mlq never fetches it", R_(path), 0, false },
+	{ SECT_REPO, "branch", CONF_REFS, 0, 0, NULL,
+	    "refs to follow, several allowed (master, origin/master)",
+	    R_(branches), R_(nbranches), false },
+	{ SECT_REPO, "since", CONF_SINCE, 0, 0, "all",
+	    "older commits are not read", R_(since), 0, false },
+	{ SECT_REPO, "interval", CONF_DURATION, 1, WEEK, "5m",
+	    "how often to look at the refs", R_(interval), 0, false },
 };
 
 #define CONF_NKEYS MLQ__ARRAY_SIZE(conf_keys)
@@ -365,6 +378,32 @@ conf_is_name(const char *s)
 	return n > 0 && n <= 64;
 }
 
+/*
+ * A ref as git check-ref-format allows it, with one level allowed
+ * ("master"): no blank, control byte, ':', '?', '*', '[', '\', '^', '~',
+ * "..", "@{" or "//", not '-' or '/' first, not '/', '.' or ".lock" last.
+ */
+static bool
+conf_is_ref(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 200 || s[0] == '-' || s[0] == '/' || s[0] == '.' ||
+	    s[n - 1] == '/' || s[n - 1] == '.' ||
+	    (n >= 5 && strcmp(s + n - 5, ".lock") == 0) || strcmp(s, "@") == 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f ||
+		    strchr(":?*[\\^~", s[i]) != NULL)
+			return false;
+		if ((s[i] == '.' && s[i + 1] == '.') ||
+		    (s[i] == '@' && s[i + 1] == '{') ||
+		    (s[i] == '/' && (s[i + 1] == '/' || s[i + 1] == '.')))
+			return false;
+	}
+	return true;
+}
+
 /* scheme://[user@]host[:port][/path]; NULL when fine, else why not. */
 static const char *
 conf_url_check(const char *v, const char *const *schemes, size_t nschemes,
@@ -416,7 +455,7 @@ conf_list_add(struct conf_build *bd, const struct conf_key *k, const char *v,
 	if (grown == NULL ||
 	    (s = mlq_arena_strndup(bd->c->arena, v, n)) == NULL)
 		return mlq_err_set(err, MLQ_ENOMEM, "config: out of memory");
-	for (i = 0; i < n; i++)
+	for (i = 0; k->type != CONF_REFS && i < n; i++)
 		s[i] = mlq__lower(s[i]);
 	grown[(*cnt)++] = s;
 	*arr = grown;
@@ -445,7 +484,9 @@ conf_set_list(struct conf_build *bd, const struct conf_key *k,
 			return conf_fail(err, it, "item too long");
 		memcpy(item, p, n);
 		item[n] = '\0';
-		if (k->type == CONF_EMAILS) {
+		if (k->type == CONF_REFS) {
+			good = conf_is_ref(item);
+		} else if (k->type == CONF_EMAILS) {
 			good = conf_is_email(item);
 		} else {
 			e = item[0] == '@' ? item + 1 : item;
@@ -457,8 +498,9 @@ conf_set_list(struct conf_build *bd, const struct conf_key *k,
 			char why[320];
 
 			snprintf(why, sizeof(why), "'%s' is not %s", item,
-			    k->type == CONF_EMAILS ? "an email address"
-						   : "a domain or an address");
+			    k->type == CONF_REFS     ? "a git ref name"
+			    : k->type == CONF_EMAILS ? "an email address"
+						     : "a domain or an address");
 			return conf_fail(err, it, why);
 		}
 		if ((st = conf_list_add(bd, k, item, n, err)) != MLQ_OK)
@@ -484,7 +526,8 @@ conf_set(struct conf_build *bd, const struct conf_key *k,
 	int64_t n;
 	bool b;
 
-	if (k->type == CONF_EMAILS || k->type == CONF_WATCH)
+	if (k->type == CONF_EMAILS || k->type == CONF_WATCH ||
+	    k->type == CONF_REFS)
 		return conf_set_list(bd, k, it, err);
 	if (*v == '\0')
 		return conf_fail(err, it, "empty value");
@@ -601,6 +644,7 @@ conf_set(struct conf_build *bd, const struct conf_key *k,
 		break;
 	case CONF_EMAILS:
 	case CONF_WATCH:
+	case CONF_REFS:
 		break;
 	}
 	if ((*(const char **)dst = mlq_arena_strdup(bd->c->arena, v)) == NULL)
@@ -662,6 +706,22 @@ conf_remote(const char *url)
 /* Where a remote source's first backfill starts when 'since' is unset. */
 #define REMOTE_DEFAULT_DAYS 30
 
+/* A repo needs its tree and a ref to follow. */
+static enum mlq_status
+conf_repo_end(struct conf_build *bd, const char *file, struct mlq_err *err)
+{
+	struct mlq_conf_repo *r = bd->base;
+	struct mlq__conf_item it = { file, bd->line, "repo", r->name, NULL,
+		NULL };
+
+	if (r->path == NULL)
+		return conf_fail(err, &it, "missing key 'path'");
+	if (r->nbranches == 0)
+		return conf_fail(err, &it,
+		    "missing key 'branch' (the refs to follow)");
+	return MLQ_OK;
+}
+
 /* Keys the section must have, checked when it ends. */
 static enum mlq_status
 conf_section_end(struct conf_build *bd, const char *file, struct mlq_err *err)
@@ -670,6 +730,8 @@ conf_section_end(struct conf_build *bd, const char *file, struct mlq_err *err)
 	struct mlq__conf_item it;
 	size_t i;
 
+	if (bd->base != NULL && bd->sect == SECT_REPO)
+		return conf_repo_end(bd, file, err);
 	if (bd->base == NULL || bd->sect != SECT_SOURCE)
 		return MLQ_OK;
 	src = bd->base;
@@ -694,6 +756,26 @@ conf_section_end(struct conf_build *bd, const char *file, struct mlq_err *err)
 		src->since = (int64_t)time(NULL) -
 		    (int64_t)REMOTE_DEFAULT_DAYS * 86400;
 	return MLQ_OK;
+}
+
+static enum mlq_status
+conf_repo_new(struct conf_build *bd, const struct mlq__conf_item *it,
+    struct mlq_err *err)
+{
+	struct mlq_conf *c = bd->c;
+	struct mlq_conf_repo *grown;
+
+	grown = mlq_arena_grow(c->arena, c->repos, c->nrepos,
+	    sizeof(*c->repos));
+	if (grown == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "config: out of memory");
+	c->repos = grown;
+	memset(&grown[c->nrepos], 0, sizeof(*grown));
+	grown[c->nrepos].line = it->line;
+	if ((grown[c->nrepos].name = mlq_arena_strdup(c->arena, it->sub)) ==
+	    NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "config: out of memory");
+	return conf_defaults(bd, SECT_REPO, &c->repos[c->nrepos++], err);
 }
 
 static enum mlq_status
@@ -738,12 +820,22 @@ conf_section(struct conf_build *bd, const struct mlq__conf_item *it,
 	}
 	if (!conf_is_name(it->sub))
 		return mlq_err_set(err, MLQ_EINPUT,
-		    "%s:%u: [source \"%s\"]: bad name (letters, digits, '.', '_', '-')",
-		    it->file, it->line, it->sub);
-	if (mlq_conf_source_find(c, it->sub) != NULL)
+		    "%s:%u: [%s \"%s\"]: bad name (letters, digits, '.', '_', '-')",
+		    it->file, it->line, it->section, it->sub);
+	if ((s == SECT_SOURCE ? mlq_conf_source_find(c, it->sub) != NULL :
+				mlq_conf_repo_find(c, it->sub) != NULL))
 		return mlq_err_set(err, MLQ_EINPUT,
-		    "%s:%u: duplicate section [source \"%s\"]", it->file,
-		    it->line, it->sub);
+		    "%s:%u: duplicate section [%s \"%s\"]", it->file,
+		    it->line, it->section, it->sub);
+	/* A repo's state is kept under its name beside the sources'. */
+	if (mlq_conf_source_find(c, it->sub) != NULL ||
+	    mlq_conf_repo_find(c, it->sub) != NULL)
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "%s:%u: [%s \"%s\"]: the name is taken by a [%s]",
+		    it->file, it->line, it->section, it->sub,
+		    s == SECT_SOURCE ? "repo" : "source");
+	if (s == SECT_REPO)
+		return conf_repo_new(bd, it, err);
 	grown = mlq_arena_grow(c->arena, c->sources, c->nsources,
 	    sizeof(*c->sources));
 	if (grown == NULL)
@@ -780,7 +872,7 @@ conf_item(const struct mlq__conf_item *it, void *arg, struct mlq_err *err)
 	}
 	k = &conf_keys[i];
 	if ((bd->seen & (UINT64_C(1) << i)) && k->type != CONF_EMAILS &&
-	    k->type != CONF_WATCH) {
+	    k->type != CONF_WATCH && k->type != CONF_REFS) {
 		struct mlq__conf_item h = *it;
 		char why[128];
 

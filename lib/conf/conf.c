@@ -551,6 +551,17 @@ mlq_conf_source_find(const struct mlq_conf *c, const char *name)
 	return NULL;
 }
 
+const struct mlq_conf_repo *
+mlq_conf_repo_find(const struct mlq_conf *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrepos; i++)
+		if (strcmp(c->repos[i].name, name) == 0)
+			return &c->repos[i];
+	return NULL;
+}
+
 enum mlq_status
 mlq_conf_db_path(const struct mlq_conf *c, const char *opt, char **out,
     struct mlq_err *err)

@@ -10,19 +10,14 @@
  */
 #include "config.h"
 
-#include <sys/wait.h>
-
 #include <errno.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mlq-int.h"
-
-extern char **environ;
+#include "git-int.h"
 
 /* Field and record marks in git's output: never in a commit's text
  * (git refuses NUL, and these are control bytes no editor writes). */
@@ -196,119 +191,138 @@ out:
 	return rc;
 }
 
-static void
-free_argv(char **argv)
-{
-	for (; *argv != NULL; argv++)
-		free(*argv);
-}
+struct mlq_git_log {
+	struct mlq__git_proc p;
+	struct mlq_buf rec; /* output not yet read as whole commits */
+	size_t scanned;	    /* of rec, searched for a start mark */
+	char what[160];	    /* "git log of RANGE in REPO", for errors */
+};
 
 enum mlq_status
-mlq_git_log(const char *repo, const char *range, mlq_commit_fn fn, void *arg,
-    struct mlq_err *err)
+mlq_git_log_start(const char *repo, const char *range, int64_t since,
+    struct mlq_git_log **out, struct mlq_err *err)
 {
-	/* Plain output whatever the user's git config says. */
-	const char *const args[] = { "git", "-C", repo, "-c",
-		"diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c",
-		"log.showSignature=false", "log", "--no-merges", "--no-color",
+	char since_arg[48];
+	const char *args[] = { "log", "--no-merges", "--no-color",
 		"--no-ext-diff", "--no-textconv", "-p",
 		"--format=%x01%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%s%x1f%B%x02",
-		range, "--" };
-	char *argv[MLQ__ARRAY_SIZE(args) + 1];
-	posix_spawn_file_actions_t fa;
-	struct mlq_buf rec;
-	char chunk[65536], *start;
-	enum mlq_status rc = MLQ_OK;
-	int pipefd[2], status, r;
-	ssize_t n;
-	pid_t pid;
-	size_t off, i, scanned = 0;
+		since_arg, "--end-of-options", range, "--", NULL };
+	struct mlq_git_log *g;
+	enum mlq_status rc;
 
+	*out = NULL;
 	if (range[0] == '-')
 		return mlq_err_set(err, MLQ_EUSAGE,
 		    "git: '%s' is not a revision range", range);
-	memset(argv, 0, sizeof(argv));
-	for (i = 0; i < MLQ__ARRAY_SIZE(args); i++)
-		if ((argv[i] = strdup(args[i])) == NULL) {
-			free_argv(argv);
-			return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-		}
-	if (pipe(pipefd) != 0) {
-		free_argv(argv);
-		return mlq_err_set(err, MLQ_EIO, "pipe: %s", strerror(errno));
+	/* Without a date, an option said twice holds its place. */
+	if (since > 0)
+		snprintf(since_arg, sizeof(since_arg), "--since=@%lld",
+		    (long long)since);
+	else
+		snprintf(since_arg, sizeof(since_arg), "--no-color");
+	if ((g = calloc(1, sizeof(*g))) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	snprintf(g->what, sizeof(g->what), "git log of '%.40s' in '%.80s'",
+	    range, repo);
+	if ((rc = mlq__git_spawn(repo, args, &g->p, err)) != MLQ_OK) {
+		free(g);
+		return rc;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-	posix_spawn_file_actions_addclose(&fa, pipefd[1]);
-	r = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	free_argv(argv);
-	close(pipefd[1]);
-	if (r != 0) {
-		close(pipefd[0]);
-		return mlq_err_set(err, MLQ_EIO, "cannot run git: %s",
-		    strerror(r));
-	}
-	mlq_buf_init(&rec);
-	for (;;) {
-		n = read(pipefd[0], chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = mlq_err_set(err, MLQ_EIO, "reading git log: %s",
-			    strerror(errno));
-			break;
-		}
-		if (n > 0)
-			mlq_buf_add(&rec, chunk, (size_t)n);
-		if (rec.oom) {
-			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-			break;
-		}
-		if (rec.len > 0 && rec.data[0] != REC_START) {
-			rc = mlq_err_set(err, MLQ_EINPUT,
-			    "git log: output that is not a commit");
-			break;
-		}
-		/* Every whole record before the last start mark; a long one
-		 * is not searched again from its start at each read. */
-		off = 0;
-		while (rec.len > 1 &&
-		    (start = memchr(rec.data + (scanned > off + 1 ? scanned :
-					off + 1),
-			 REC_START, rec.len - (scanned > off + 1 ? scanned :
-						   off + 1))) != NULL) {
-			rc = read_commit(rec.data + off + 1,
-			    (size_t)(start - rec.data) - off - 1, fn, arg, err);
-			if (rc != MLQ_OK)
-				break;
-			off = (size_t)(start - rec.data);
-			scanned = 0;
-		}
-		if (rc != MLQ_OK)
-			break;
-		if (off > 0) {
-			memmove(rec.data, rec.data + off, rec.len - off);
-			rec.len -= off;
-		}
-		scanned = rec.len;
-		if (n == 0) {
-			if (rec.len > 0 && rec.data[0] == REC_START)
-				rc = read_commit(rec.data + 1, rec.len - 1, fn,
-				    arg, err);
-			break;
-		}
-	}
-	close(pipefd[0]);
-	if (rc != MLQ_OK)
-		kill(pid, SIGTERM);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	mlq_buf_init(&g->rec);
+	*out = g;
+	return MLQ_OK;
+}
+
+int
+mlq_git_log_fd(const struct mlq_git_log *g)
+{
+	return g->p.fd;
+}
+
+enum mlq_status
+mlq_git_log_read(struct mlq_git_log *g, mlq_commit_fn fn, void *arg,
+    bool *done, struct mlq_err *err)
+{
+	struct mlq_buf *rec = &g->rec;
+	char chunk[65536], *start;
+	enum mlq_status rc = MLQ_OK;
+	size_t off, from;
+	ssize_t n;
+
+	*done = false;
+	while ((n = read(g->p.fd, chunk, sizeof(chunk))) < 0 && errno == EINTR)
 		;
-	mlq_buf_release(&rec);
-	if (rc == MLQ_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-		rc = mlq_err_set(err, MLQ_EINPUT,
-		    "git log of '%s' in '%s' failed (git says why above)", range,
-		    repo);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return MLQ_OK;
+	if (n < 0)
+		return mlq_err_set(err, MLQ_EIO, "reading %s: %s", g->what,
+		    strerror(errno));
+	if (n > 0)
+		mlq_buf_add(rec, chunk, (size_t)n);
+	if (rec->oom)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	if (rec->len > 0 && rec->data[0] != REC_START)
+		return mlq_err_set(err, MLQ_EINPUT,
+		    "%s: output that is not a commit", g->what);
+	/* Every whole record before the last start mark; a long one is
+	 * not searched again from its start at each read. */
+	off = 0;
+	for (;;) {
+		from = g->scanned > off + 1 ? g->scanned : off + 1;
+		if (rec->len <= from ||
+		    (start = memchr(rec->data + from, REC_START,
+			 rec->len - from)) == NULL)
+			break;
+		rc = read_commit(rec->data + off + 1,
+		    (size_t)(start - rec->data) - off - 1, fn, arg, err);
+		if (rc != MLQ_OK)
+			return rc;
+		off = (size_t)(start - rec->data);
+		g->scanned = 0;
+	}
+	if (off > 0) {
+		memmove(rec->data, rec->data + off, rec->len - off);
+		rec->len -= off;
+	}
+	g->scanned = rec->len;
+	if (n == 0) {
+		*done = true;
+		if (rec->len > 0)
+			rc = read_commit(rec->data + 1, rec->len - 1, fn, arg,
+			    err);
+		rec->len = 0;
+	}
 	return rc;
+}
+
+enum mlq_status
+mlq_git_log_end(struct mlq_git_log *g, bool stop, struct mlq_err *err)
+{
+	enum mlq_status rc;
+
+	if (g == NULL)
+		return MLQ_OK;
+	rc = mlq__git_wait(&g->p, stop, g->what, NULL, err);
+	mlq_buf_release(&g->rec);
+	free(g);
+	return rc;
+}
+
+enum mlq_status
+mlq_git_log(const char *repo, const char *range, int64_t since,
+    mlq_commit_fn fn, void *arg, struct mlq_err *err)
+{
+	struct mlq_git_log *g;
+	enum mlq_status rc;
+	bool done = false;
+
+	if ((rc = mlq_git_log_start(repo, range, since, &g, err)) != MLQ_OK)
+		return rc;
+	while (rc == MLQ_OK && !done)
+		rc = mlq_git_log_read(g, fn, arg, &done, err);
+	if (rc != MLQ_OK) {
+		mlq_git_log_end(g, true, NULL);
+		return rc;
+	}
+	return mlq_git_log_end(g, false, err);
 }

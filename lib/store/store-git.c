@@ -182,68 +182,257 @@ by_title(struct mlq_store *st, int64_t commit, int64_t *msg,
 	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", commit, msg, err);
 }
 
+/* Links one commit by the first rule that holds, if any. */
+static enum mlq_status
+link_one(struct mlq_store *st, int64_t commit, uint64_t *linked,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *put;
+	enum mlq_status rc;
+	int64_t msg = 0;
+	int how = MLQ_MERGED_BY_LINK;
+
+	if ((rc = by_named(st, commit, &msg, err)) == MLQ_OK && msg == 0)
+		rc = by_link(st, commit, &msg, err);
+	if (rc == MLQ_OK && msg == 0) {
+		how = MLQ_MERGED_BY_PATCH_ID;
+		rc = by_patch_id(st, commit, &msg, err);
+	}
+	if (rc == MLQ_OK && msg == 0) {
+		how = MLQ_MERGED_BY_TITLE;
+		rc = by_title(st, commit, &msg, err);
+	}
+	if (rc != MLQ_OK || msg == 0)
+		return rc;
+	put = mlq__store_stmt(st, S_GIT_MERGED,
+	    "INSERT OR IGNORE INTO merged(msg, commit_id, how) "
+	    "VALUES (?, ?, ?)", err);
+	if (put == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(put, 1, msg);
+	sqlite3_bind_int64(put, 2, commit);
+	sqlite3_bind_int(put, 3, how);
+	if ((rc = mlq__store_step_done(st, put, err, "link commit")) != MLQ_OK)
+		return rc;
+	mlq__review_dirty(st, msg);
+	(*linked)++;
+	return MLQ_OK;
+}
+
+/* Each row's first integer of s (bound already) through link_one. */
+static enum mlq_status
+link_rows(struct mlq_store *st, sqlite3_stmt *s, uint64_t *linked,
+    struct mlq_err *err)
+{
+	enum mlq_status rc = MLQ_OK;
+	int step;
+
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		if ((rc = link_one(st, sqlite3_column_int64(s, 0), linked,
+			 err)) != MLQ_OK) {
+			sqlite3_reset(s);
+			return rc;
+		}
+	return mlq__store_rows_done(st, s, step, err, "read commits");
+}
+
+/* The largest id of a table, 0 when empty. */
+static enum mlq_status
+max_id(struct mlq_store *st, enum store_stmt slot, const char *sql,
+    int64_t *out, struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
+	int step;
+
+	if (s == NULL)
+		return MLQ_EDB;
+	step = sqlite3_step(s);
+	*out = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read commits");
+	return MLQ_OK;
+}
+
 enum mlq_status
 mlq_store_link_commits(struct mlq_store *st, uint64_t *linked,
     struct mlq_err *err)
 {
-	sqlite3_stmt *s, *put;
-	int64_t commit, msg;
-	enum mlq_status rc = MLQ_OK;
-	int how, step;
+	sqlite3_stmt *s;
+	int64_t c_upto = 0, m_upto = 0, c_max, m_max;
+	enum mlq_status rc;
+	bool have = false;
+	int step;
 
 	*linked = 0;
-	/* Commits not linked yet; a link, once made, stays. */
-	s = mlq__store_stmt(st, S_GIT_UNLINKED,
-	    "SELECT id FROM gcommit c WHERE NOT EXISTS "
-	    "(SELECT 1 FROM merged WHERE commit_id = c.id) ORDER BY id", err);
+	s = mlq__store_stmt(st, S_GIT_MARK_GET,
+	    "SELECT commit_upto, msg_upto FROM git_linked", err);
 	if (s == NULL)
 		return MLQ_EDB;
-	while (rc == MLQ_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
-		commit = sqlite3_column_int64(s, 0);
-		msg = 0;
-		how = 1;
-		if ((rc = by_named(st, commit, &msg, err)) == MLQ_OK &&
-		    msg == 0)
-			rc = by_link(st, commit, &msg, err);
-		if (rc == MLQ_OK && msg == 0 && (how = 2) != 0)
-			rc = by_patch_id(st, commit, &msg, err);
-		if (rc == MLQ_OK && msg == 0 && (how = 3) != 0)
-			rc = by_title(st, commit, &msg, err);
-		if (rc != MLQ_OK || msg == 0)
-			continue;
-		put = mlq__store_stmt(st, S_GIT_MERGED,
-		    "INSERT OR IGNORE INTO merged(msg, commit_id, how) "
-		    "VALUES (?, ?, ?)", err);
-		if (put == NULL) {
-			rc = MLQ_EDB;
-			break;
-		}
-		sqlite3_bind_int64(put, 1, msg);
-		sqlite3_bind_int64(put, 2, commit);
-		sqlite3_bind_int(put, 3, how);
-		if ((rc = mlq__store_step_done(st, put, err, "link commit")) !=
-		    MLQ_OK)
-			break;
-		mlq__review_dirty(st, msg);
-		(*linked)++;
+	if ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		have = true;
+		c_upto = sqlite3_column_int64(s, 0);
+		m_upto = sqlite3_column_int64(s, 1);
 	}
-	if (rc != MLQ_OK) {
-		sqlite3_reset(s);
+	sqlite3_reset(s);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "read link marks");
+	if ((rc = max_id(st, S_GIT_MAX_COMMIT, "SELECT max(id) FROM gcommit",
+		 &c_max, err)) != MLQ_OK ||
+	    (rc = max_id(st, S_GIT_MAX_MSG, "SELECT max(id) FROM msg", &m_max,
+		 err)) != MLQ_OK)
 		return rc;
+	/*
+	 * Postings stored since the last pass, against the commits that
+	 * pass saw: any a rule could now link (a database of version 22
+	 * has no marks, and its first pass below sees every commit).
+	 */
+	if (have && c_upto > 0 && m_max > m_upto) {
+		s = mlq__store_stmt(st, S_GIT_NEW_POSTINGS,
+		    "SELECT c.id FROM msg m JOIN gcommit c ON "
+		    "c.patch_id = m.patch_id WHERE m.id > ?1 AND m.kind = 1 "
+		    "AND c.id <= ?2 "
+		    "UNION SELECT c.id FROM msg m JOIN gcommit c ON "
+		    "c.norm = m.norm AND c.norm <> '' WHERE m.id > ?1 "
+		    "AND m.kind = 1 AND c.id <= ?2 "
+		    "UNION SELECT g.commit_id FROM msg m JOIN gcommit_msgid g "
+		    "ON g.msgid = m.msgid WHERE m.id > ?1 AND g.commit_id <= ?2 "
+		    "UNION SELECT c.id FROM named_commit nc JOIN gcommit c "
+		    "ON c.oid BETWEEN nc.oid AND nc.oid || 'g' "
+		    "WHERE nc.msg > ?1 AND c.id <= ?2 "
+		    "EXCEPT SELECT commit_id FROM merged ORDER BY 1", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, m_upto);
+		sqlite3_bind_int64(s, 2, c_upto);
+		if ((rc = link_rows(st, s, linked, err)) != MLQ_OK)
+			return rc;
 	}
-	if ((rc = mlq__store_rows_done(st, s, step, err, "read commits")) !=
-	    MLQ_OK)
-		return rc;
-	/* A revert in the tree changes what the reverted one carried; there
-	 * are few, so each import looks at them all. */
-	s = mlq__store_stmt(st, S_GIT_REVERTED,
-	    "SELECT DISTINCT k.msg FROM gcommit r JOIN gcommit c "
-	    "ON c.oid = r.reverts JOIN merged k ON k.commit_id = c.id", err);
+	/* Commits read since, against every posting; a link, once made,
+	 * stays. */
+	if (c_max > c_upto) {
+		s = mlq__store_stmt(st, S_GIT_UNLINKED,
+		    "SELECT id FROM gcommit c WHERE id > ? AND NOT EXISTS "
+		    "(SELECT 1 FROM merged WHERE commit_id = c.id) ORDER BY id",
+		    err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, c_upto);
+		if ((rc = link_rows(st, s, linked, err)) != MLQ_OK)
+			return rc;
+		/* A revert in the tree changes what the reverted one
+		 * carried. */
+		s = mlq__store_stmt(st, S_GIT_REVERTED,
+		    "SELECT DISTINCT k.msg FROM gcommit r JOIN gcommit c "
+		    "ON c.oid = r.reverts JOIN merged k ON k.commit_id = c.id "
+		    "WHERE r.id > ?", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, c_upto);
+		while ((step = sqlite3_step(s)) == SQLITE_ROW)
+			mlq__review_dirty(st, sqlite3_column_int64(s, 0));
+		if ((rc = mlq__store_rows_done(st, s, step, err,
+			 "read reverts")) != MLQ_OK)
+			return rc;
+	}
+	if (have && c_max == c_upto && m_max == m_upto)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_GIT_MARK_SET,
+	    "INSERT INTO git_linked(one, commit_upto, msg_upto) "
+	    "VALUES (1, ?1, ?2) ON CONFLICT(one) DO UPDATE SET "
+	    "commit_upto = ?1, msg_upto = ?2", err);
 	if (s == NULL)
 		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, c_max);
+	sqlite3_bind_int64(s, 2, m_max);
+	return mlq__store_step_done(st, s, err, "save link marks");
+}
+
+/* What a dropped commit carried is derived again without it. */
+static enum mlq_status
+drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
+{
+	static const char *const del[] = {
+		"DELETE FROM merged WHERE commit_id = ?",
+		"DELETE FROM gcommit_msgid WHERE commit_id = ?",
+		"DELETE FROM gcommit_ref WHERE commit_id = ?",
+		"DELETE FROM gcommit WHERE id = ?",
+	};
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	size_t i;
+	int step;
+
+	/* Its postings, and those of what it reverted. */
+	s = mlq__store_stmt(st, S_GIT_DROP_DIRTY,
+	    "SELECT msg FROM merged WHERE commit_id = ?1 UNION "
+	    "SELECT k.msg FROM gcommit r JOIN gcommit c ON c.oid = r.reverts "
+	    "JOIN merged k ON k.commit_id = c.id WHERE r.id = ?1", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW)
 		mlq__review_dirty(st, sqlite3_column_int64(s, 0));
-	return mlq__store_rows_done(st, s, step, err, "read reverts");
+	if ((rc = mlq__store_rows_done(st, s, step, err, "drop commit")) !=
+	    MLQ_OK)
+		return rc;
+	for (i = 0; i < MLQ__ARRAY_SIZE(del); i++) {
+		s = mlq__store_stmt(st, (enum store_stmt)(S_GIT_DROP_0 + i),
+		    del[i], err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, commit);
+		if ((rc = mlq__store_step_done(st, s, err, "drop commit")) !=
+		    MLQ_OK)
+			return rc;
+	}
+	return MLQ_OK;
+}
+
+enum mlq_status
+mlq_store_commit_unref(struct mlq_store *st, const char *oid, const char *ref,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	int64_t id;
+	int step;
+
+	s = mlq__store_stmt(st, S_GIT_ID, "SELECT id FROM gcommit WHERE oid = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, oid);
+	step = sqlite3_step(s);
+	id = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find commit");
+	if (id == 0)
+		return MLQ_OK;
+	s = mlq__store_stmt(st, S_GIT_UNREF,
+	    "DELETE FROM gcommit_ref WHERE commit_id = ? AND ref = ?", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	mlq__store_bind_text(s, 2, ref);
+	if ((rc = mlq__store_step_done(st, s, err, "drop ref")) != MLQ_OK)
+		return rc;
+	if (sqlite3_changes(st->db) == 0)
+		return MLQ_OK;
+	/* Still in another followed ref: it stays, and so does its link. */
+	s = mlq__store_stmt(st, S_GIT_REFS_LEFT,
+	    "SELECT 1 FROM gcommit_ref WHERE commit_id = ? LIMIT 1", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	step = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (step == SQLITE_ROW)
+		return MLQ_OK;
+	if (step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "drop ref");
+	return drop_commit(st, id, err);
 }
 
 enum mlq_status

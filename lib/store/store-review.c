@@ -2799,6 +2799,7 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 		"INSERT INTO gcommit_ref SELECT * FROM old.gcommit_ref",
 		"INSERT INTO gcommit_msgid SELECT * FROM old.gcommit_msgid",
 		"INSERT INTO merged SELECT * FROM old.merged",
+		"INSERT INTO git_linked SELECT * FROM old.git_linked",
 	};
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;

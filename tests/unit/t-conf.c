@@ -399,6 +399,62 @@ test_redact(void)
 	mlq_buf_release(&b);
 }
 
+/* [repo "NAME"] as INTERFACE.md and issue 33 give it. */
+static void
+test_repo(void)
+{
+	static const char text[] =
+	    "[repo \"linux\"]\n"
+	    "path = ~/src/linux          ; a local clone\n"
+	    "branch = master             ; refs to follow\n"
+	    "branch = origin/master stable/linux-5.10.y\n"
+	    "since = 2019-01-01\n"
+	    "[repo \"b\"]\n"
+	    "path = /srv/b.git\n"
+	    "branch = Main\n";
+	struct mlq_conf *c = NULL;
+	struct mlq_err err = { MLQ_OK, "" };
+
+	is_int(mlq_conf_load_buf("config", text, sizeof(text) - 1, &c, &err),
+	    MLQ_OK, "repos load: %s", err.msg);
+	if (c == NULL)
+		return;
+	is_int(c->nrepos, 2, "two repos");
+	is_str(c->repos[0].name, "linux", "repo name");
+	is_str(c->repos[0].path, "/home/t/src/linux", "path: ~ expanded");
+	is_int(c->repos[0].nbranches, 3, "branch repeated and listed");
+	is_str(c->repos[0].branches[1], "origin/master", "a remote ref");
+	is_str(c->repos[0].branches[2], "stable/linux-5.10.y", "a stable ref");
+	is_int(c->repos[0].since, 1546300800, "since 2019-01-01");
+	is_int(c->repos[0].interval, 300, "interval defaults to 5m");
+	is_int(c->repos[1].since, 0, "since defaults to all");
+	is_str(c->repos[1].branches[0], "Main", "a ref keeps its case");
+	ok(mlq_conf_repo_find(c, "b") == &c->repos[1], "found by name");
+	mlq_conf_free(c);
+
+	is_str(conf_error("[repo \"l\"]\nbranch = master\n"),
+	    "config:1: [repo \"l\"]: missing key 'path'", "path required");
+	is_str(conf_error("[repo \"l\"]\npath = /r\n"),
+	    "config:1: [repo \"l\"]: missing key 'branch' (the refs to follow)",
+	    "branch required");
+	is_str(conf_error("[repo \"l\"]\npath = /r\nbranch = a..b\n"),
+	    "config:3: [repo \"l\"]: branch: 'a..b' is not a git ref name",
+	    "a range is not a ref");
+	is_str(conf_error("[repo \"l\"]\npath = /r\nbranch = -x\n"),
+	    "config:3: [repo \"l\"]: branch: '-x' is not a git ref name",
+	    "an option is not a ref");
+	is_str(conf_error("[repo \"l\"]\npath = /r\nbranch = a:b\n"),
+	    "config:3: [repo \"l\"]: branch: 'a:b' is not a git ref name",
+	    "a refspec is not a ref");
+	is_str(conf_error("[repo \"l\"]\npath = /r\nbranch = m\nurl = x\n"),
+	    "config:4: [repo \"l\"]: unknown key 'url'", "unknown repo key");
+	is_str(conf_error("[source \"l\"]\nurl = /m\n[repo \"l\"]\n"),
+	    "config:3: [repo \"l\"]: the name is taken by a [source]",
+	    "a repo and a source share no name");
+	is_str(conf_error("[repo \"l\"]\npath = /r\nbranch = m\n[repo \"l\"]\n"),
+	    "config:4: duplicate section [repo \"l\"]", "duplicate repo");
+}
+
 int
 main(void)
 {
@@ -409,6 +465,7 @@ main(void)
 	test_example();
 	test_values();
 	test_errors();
+	test_repo();
 	test_files();
 	test_db_path();
 	test_redact();
