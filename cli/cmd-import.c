@@ -226,6 +226,7 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	struct mlq_err err, first;
 	const char *list = NULL, *env;
 	enum mlq_status rc, worst = MLQ_OK;
+	uint64_t linked;
 	int c, i;
 
 	if ((c = cli_check_options(&cmd_import, argc, argv, opts)) != 0)
@@ -286,6 +287,14 @@ cmd_import_exec(struct cli *cli, int argc, char **argv)
 	mlq_ingest_stats(run.ing, &s);
 	mlq_ingest_free(run.ing);
 	mlq_mailmap_free(mailmap);
+	/* Postings of commits already read are merged from now on. */
+	if (rc == MLQ_OK && (rc = mlq_store_begin(cli->st, &err)) == MLQ_OK) {
+		if ((rc = mlq_store_link_commits(cli->st, &linked, &err)) ==
+		    MLQ_OK)
+			rc = mlq_store_commit(cli->st, &err);
+		else
+			mlq_store_rollback(cli->st);
+	}
 	if (rc == MLQ_OK)
 		rc = mlq_store_sync(cli->st, &err);
 	if (run.progress)

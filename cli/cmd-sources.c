@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,7 +13,8 @@ static int cmd_sources_exec(struct cli *, int, char **);
 const struct cli_cmd cmd_sources = {
 	.name = "sources",
 	.usage = "[--format text|json]",
-	.summary = "each source's cursor, last poll, last error and counts",
+	.summary = "each source and followed repo: cursor, last poll, last "
+		   "error, counts",
 	.flags = CLI_DB_READ,
 	.exec = cmd_sources_exec,
 };
@@ -62,10 +64,63 @@ received_until(const struct mlq_source_state *s)
 	return (int64_t)v;
 }
 
+/*
+ * A followed repo's cursor, "master:ID origin/x:ID": each ref and the
+ * commit it was read up to (':' is in no ref name), to fn.
+ */
+static void
+each_ref(const char *cursor, void (*fn)(const char *ref, size_t rn,
+    const char *id, size_t idn, void *arg), void *arg)
+{
+	const char *p = cursor, *end, *colon, *q;
+
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " ");
+		end = p + strcspn(p, " ");
+		for (colon = NULL, q = p; q < end; q++)
+			if (*q == ':')
+				colon = q;
+		if (colon != NULL)
+			fn(p, (size_t)(colon - p), colon + 1,
+			    (size_t)(end - colon - 1), arg);
+		p = end;
+	}
+}
+
+static void
+ref_text(const char *ref, size_t rn, const char *id, size_t idn, void *arg)
+{
+	char *r = strndup(ref, rn), *i = strndup(id, idn);
+
+	fputs("\n  ref:          ", stdout);
+	out_safe(stdout, r != NULL ? r : "");
+	fputs(" at ", stdout);
+	out_safe(stdout, i != NULL ? i : "");
+	free(r);
+	free(i);
+}
+
+static void
+ref_json(const char *ref, size_t rn, const char *id, size_t idn, void *arg)
+{
+	struct out_json *j = arg;
+	char *r = strndup(ref, rn), *i = strndup(id, idn);
+
+	json_obj_begin(j);
+	json_key(j, "ref");
+	json_str(j, r);
+	json_key(j, "commit");
+	json_str(j, i);
+	json_obj_end(j);
+	free(r);
+	free(i);
+}
+
 static int
 on_source(const struct mlq_source_state *s, void *arg)
 {
 	struct sources_out *o = arg;
+	bool git = s->kind != NULL && strcmp(s->kind, "git") == 0;
 	char buf[32];
 
 	o->n++;
@@ -79,6 +134,12 @@ on_source(const struct mlq_source_state *s, void *arg)
 		json_str(&o->j, s->kind);
 		json_key(&o->j, "cursor");
 		json_str(&o->j, s->cursor);
+		if (git) {
+			json_key(&o->j, "refs");
+			json_arr_begin(&o->j);
+			each_ref(s->cursor, ref_json, &o->j);
+			json_arr_end(&o->j);
+		}
 		if (strcmp(s->kind != NULL ? s->kind : "", "http") == 0)
 			json_time(&o->j, "received_until", received_until(s));
 		json_time(&o->j, "last_poll", s->last_poll);
@@ -86,7 +147,7 @@ on_source(const struct mlq_source_state *s, void *arg)
 		json_time(&o->j, "next_poll", s->next_poll);
 		json_key(&o->j, "last_error");
 		json_str(&o->j, s->last_error);
-		json_key(&o->j, "messages");
+		json_key(&o->j, git ? "commits" : "messages");
 		json_int(&o->j, (long long)s->ingested);
 		json_obj_end(&o->j);
 		return 0;
@@ -96,8 +157,12 @@ on_source(const struct mlq_source_state *s, void *arg)
 	out_safe(stdout, s->url);
 	fputs("\n  kind:         ", stdout);
 	out_safe(stdout, s->kind);
-	fputs("\n  cursor:       ", stdout);
-	out_safe(stdout, s->cursor ? s->cursor : "(none)");
+	if (git && s->cursor != NULL) {
+		each_ref(s->cursor, ref_text, NULL);
+	} else {
+		fputs("\n  cursor:       ", stdout);
+		out_safe(stdout, s->cursor ? s->cursor : "(none)");
+	}
 	/* By the inbox's received time: late-filed old mail is not seen. */
 	if (received_until(s) != 0)
 		printf("\n  received to:  %s (the inbox's received time)",
@@ -107,7 +172,8 @@ on_source(const struct mlq_source_state *s, void *arg)
 	printf("\n  next poll:    %s", when(s->next_poll, buf, sizeof(buf)));
 	fputs("\n  last error:   ", stdout);
 	out_safe(stdout, s->last_error ? s->last_error : "none");
-	printf("\n  messages:     %llu\n", (unsigned long long)s->ingested);
+	printf("\n  %s     %llu\n", git ? "commits: " : "messages:",
+	    (unsigned long long)s->ingested);
 	return 0;
 }
 

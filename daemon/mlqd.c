@@ -181,7 +181,8 @@ mlqd_on_hup(evutil_socket_t sig, short kind, void *arg)
 		mlq_warnx("reload: %s; keeping the old configuration", err.msg);
 		return;
 	}
-	mlq_info("reload: %zu sources configured", c->nsources);
+	mlq_info("reload: %zu sources and %zu repos configured",
+	    c->nsources, c->nrepos);
 	source_reload(d, c);
 	old = d->conf;
 	d->conf = c;
@@ -299,9 +300,9 @@ main(int argc, char **argv)
 									 : 2;
 	}
 	(void)mlq_conf_check_digest(d.conf, mlqd_report, NULL);
-	if (d.conf->nsources == 0 &&
+	if (d.conf->nsources == 0 && d.conf->nrepos == 0 &&
 	    d.conf->digest.schedule.kind == MLQ_SCHED_NONE) {
-		mlq_warnx("nothing to do: no [source] and no digest schedule in %s",
+		mlq_warnx("nothing to do: no [source], no [repo] and no digest schedule in %s",
 		    d.conf->path != NULL ? d.conf->path : "the config");
 		mlq_conf_free(d.conf);
 		return 2;
@@ -368,13 +369,14 @@ main(int argc, char **argv)
 	mlqd_signals(&d);
 	if (source_add_all(&d, d.conf, &err) != MLQ_OK)
 		mlq_fatalx("%s", err.msg);
-	if (d.conf->nsources == 0)
+	if (d.conf->nsources == 0 && d.conf->nrepos == 0)
 		mlq_info("no sources configured in %s", d.conf->path);
 	if (!d.once)
 		digest_job_start(&d);
 	mlq_info("started, database %s", d.db_path);
 
-	if (!(d.once && d.conf->nsources == 0))
+	if (!(d.once && d.conf->nsources == 0 &&
+	    d.conf->nrepos == 0))
 		event_base_dispatch(d.base);
 
 	rc = d.once && d.failed > 0 ? 3 : 0;

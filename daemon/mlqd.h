@@ -28,7 +28,7 @@ struct source;
 
 /* A poll ends in one source_done() call carrying its status. */
 struct source_ops {
-	const char *kind; /* "http", "imap", "mbox", "maildir" */
+	const char *kind; /* "http", "imap", "mbox", "maildir", "git" */
 	/* Checks the url and sets up driver state; no I/O yet. */
 	enum mlq_status (*start)(struct source *, struct mlq_err *);
 	/* Starts a poll; ends in source_done(), maybe before returning. */
@@ -42,6 +42,7 @@ struct source_ops {
 extern const struct source_ops src_http_ops;
 extern const struct source_ops src_imap_ops;
 extern const struct source_ops src_file_ops;
+extern const struct source_ops src_git_ops;
 
 struct source {
 	TAILQ_ENTRY(source) entry;
@@ -55,6 +56,8 @@ struct source {
 	char *list;
 	char *tls_ca;
 	char *user;
+	char **refs; /* a [repo]: the refs it follows; url is its path */
+	size_t nrefs;
 	int64_t interval;
 	int64_t since;
 	bool remote; /* not on a loopback address */

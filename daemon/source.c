@@ -78,6 +78,9 @@ source_free(struct source *src)
 	free(src->list);
 	free(src->tls_ca);
 	free(src->user);
+	for (size_t i = 0; i < src->nrefs; i++)
+		free(src->refs[i]);
+	free(src->refs);
 	free(src);
 }
 
@@ -117,6 +120,38 @@ source_new(struct mlqd *d, const struct mlq_conf_source *cs,
 	return MLQ_OK;
 }
 
+/* A [repo]: a source whose url is the tree's path and polls its refs. */
+static enum mlq_status
+source_new_repo(struct mlqd *d, const struct mlq_conf_repo *cr,
+    struct source **out, struct mlq_err *err)
+{
+	struct source *src;
+	enum mlq_status st;
+	size_t i;
+
+	if ((src = calloc(1, sizeof(*src))) == NULL ||
+	    (src->refs = calloc(cr->nbranches, sizeof(*src->refs))) == NULL)
+		mlq_fatal("calloc");
+	src->d = d;
+	src->ops = &src_git_ops;
+	src->kind = src->ops->kind;
+	src->name = source_xstrdup(cr->name);
+	src->url = source_xstrdup(cr->path);
+	src->url_safe = source_xstrdup(cr->path);
+	for (i = 0; i < cr->nbranches; i++)
+		src->refs[src->nrefs++] = source_xstrdup(cr->branches[i]);
+	src->interval = cr->interval;
+	src->since = cr->since;
+	if ((src->timer = evtimer_new(d->base, source_on_timer, src)) == NULL)
+		mlq_fatalx("evtimer_new");
+	if ((st = src->ops->start(src, err)) != MLQ_OK) {
+		source_free(src);
+		return st;
+	}
+	*out = src;
+	return MLQ_OK;
+}
+
 /* First poll: at once under --once, else within a few seconds. */
 static void
 source_begin(struct source *src)
@@ -146,6 +181,12 @@ source_add_all(struct mlqd *d, const struct mlq_conf *c, struct mlq_err *err)
 			return st;
 		TAILQ_INSERT_TAIL(&d->sources, src, entry);
 	}
+	for (i = 0; i < c->nrepos; i++) {
+		if ((st = source_new_repo(d, &c->repos[i], &src, err)) !=
+		    MLQ_OK)
+			return st;
+		TAILQ_INSERT_TAIL(&d->sources, src, entry);
+	}
 	TAILQ_FOREACH (src, &d->sources, entry)
 		source_begin(src);
 	return MLQ_OK;
@@ -157,6 +198,20 @@ source_streq(const char *a, const char *b)
 	if (a == NULL || b == NULL)
 		return a == b;
 	return strcmp(a, b) == 0;
+}
+
+static bool
+source_same_repo(const struct source *src, const struct mlq_conf_repo *cr)
+{
+	size_t i;
+
+	if (src->ops != &src_git_ops || !source_streq(src->url, cr->path) ||
+	    src->since != cr->since || src->nrefs != cr->nbranches)
+		return false;
+	for (i = 0; i < src->nrefs; i++)
+		if (strcmp(src->refs[i], cr->branches[i]) != 0)
+			return false;
+	return true;
 }
 
 static bool
@@ -190,7 +245,9 @@ source_reload(struct mlqd *d, const struct mlq_conf *c)
 {
 	struct source *src, *tmp, *added;
 	const struct mlq_conf_source *cs;
+	const struct mlq_conf_repo *cr;
 	struct mlq_err err = { MLQ_OK, "" };
+	int64_t interval;
 	size_t i;
 	bool found;
 
@@ -198,9 +255,13 @@ source_reload(struct mlqd *d, const struct mlq_conf *c)
 		if (src->removed)
 			continue;
 		cs = mlq_conf_source_find(c, src->name);
-		if (cs != NULL && source_same(src, cs)) {
-			if (src->interval != cs->interval) {
-				src->interval = cs->interval;
+		cr = mlq_conf_repo_find(c, src->name);
+		if ((cs != NULL && src->ops != &src_git_ops &&
+			source_same(src, cs)) ||
+		    (cr != NULL && source_same_repo(src, cr))) {
+			interval = cs != NULL ? cs->interval : cr->interval;
+			if (src->interval != interval) {
+				src->interval = interval;
 				if (!src->busy) {
 					evtimer_del(src->timer);
 					sched_arm(src, src->interval, true);
@@ -209,8 +270,24 @@ source_reload(struct mlqd *d, const struct mlq_conf *c)
 			continue;
 		}
 		mlq_info("source '%s': %s", src->name,
-		    cs == NULL ? "removed" : "changed, restarting");
+		    cs == NULL && cr == NULL ? "removed" : "changed, restarting");
 		source_remove(src);
+	}
+	for (i = 0; i < c->nrepos; i++) {
+		found = false;
+		TAILQ_FOREACH (src, &d->sources, entry)
+			if (!src->removed &&
+			    strcmp(src->name, c->repos[i].name) == 0)
+				found = true;
+		if (found)
+			continue;
+		mlq_err_clear(&err);
+		if (source_new_repo(d, &c->repos[i], &added, &err) != MLQ_OK) {
+			mlq_warnx("repo '%s': %s", c->repos[i].name, err.msg);
+			continue;
+		}
+		TAILQ_INSERT_TAIL(&d->sources, added, entry);
+		source_begin(added);
 	}
 	for (i = 0; i < c->nsources; i++) {
 		found = false;
@@ -293,8 +370,10 @@ source_done(struct source *src, enum mlq_status st, const char *why)
 	if (ok) {
 		src->last_ok = (int64_t)time(NULL);
 		src->last_error[0] = '\0';
-		mlq_info("source '%s': poll done, %llu messages fetched",
-		    src->name, (unsigned long long)src->poll_new);
+		mlq_info("source '%s': poll done, %llu %s", src->name,
+		    (unsigned long long)src->poll_new,
+		    src->ops == &src_git_ops ? "commits read"
+					     : "messages fetched");
 	} else {
 		snprintf(src->last_error, sizeof(src->last_error), "%s",
 		    why != NULL ? why : "failed");

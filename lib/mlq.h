@@ -883,6 +883,17 @@ enum mlq_status mlq_ingest_sync(struct mlq_ingest *ing, const char *source,
  */
 enum mlq_status mlq_ingest_source_save(struct mlq_ingest *ing,
     const struct mlq_source_state *s, struct mlq_err *err);
+/*
+ * Runs fn(store, arg) on the writer thread, in order with the mail before
+ * it and inside its batch, then free_fn(arg) (also when it never runs).
+ * fn sets *counted for something new, counted for source like a message.
+ * How mlqd stores the commits of a followed tree.
+ */
+typedef enum mlq_status (*mlq_ingest_job_fn)(struct mlq_store *st, void *arg,
+    bool *counted, struct mlq_err *err);
+enum mlq_status mlq_ingest_job(struct mlq_ingest *ing, const char *source,
+    mlq_ingest_job_fn fn, void (*free_fn)(void *), void *arg,
+    struct mlq_err *err);
 void mlq_ingest_stats(struct mlq_ingest *ing, struct mlq_ingest_stats *out);
 /*
  * After a store failure every call fails until this clears it (true).

@@ -21,7 +21,7 @@
 #include "mlq-int.h"
 
 enum slot_state { SLOT_FREE, SLOT_RAW, SLOT_PARSING, SLOT_READY };
-enum slot_kind { SLOT_MSG, SLOT_SYNC, SLOT_SOURCE };
+enum slot_kind { SLOT_MSG, SLOT_SYNC, SLOT_SOURCE, SLOT_JOB };
 
 struct slot {
 	enum slot_state state;
@@ -38,6 +38,9 @@ struct slot {
 	char *cursor; /* SLOT_SYNC */
 	struct mlq_source_state src; /* SLOT_SOURCE: strings owned below */
 	char *src_url, *src_kind, *src_error;
+	mlq_ingest_job_fn job;	/* SLOT_JOB: run on the writer with job_arg */
+	void (*job_free)(void *);
+	void *job_arg;
 	struct mlq_msg *msg;
 	enum mlq_status parse_st;
 	struct mlq_err parse_err;
@@ -97,6 +100,8 @@ slot_clear(struct slot *s)
 	free(s->src_url);
 	free(s->src_kind);
 	free(s->src_error);
+	if (s->job_free != NULL)
+		s->job_free(s->job_arg);
 	mlq_msg_free(s->msg);
 	memset(s, 0, sizeof(*s));
 }
@@ -263,6 +268,23 @@ writer_message(struct mlq_ingest *ing, struct slot *s, struct mlq_err *err)
 	return MLQ_OK;
 }
 
+/* A job stored in order with the mail: a commit of a followed tree. */
+static enum mlq_status
+writer_job(struct mlq_ingest *ing, struct slot *s, struct mlq_err *err)
+{
+	enum mlq_status rc;
+	bool counted = false;
+
+	if ((rc = writer_begin(ing, err)) != MLQ_OK ||
+	    (rc = s->job(ing->st, s->job_arg, &counted, err)) != MLQ_OK)
+		return rc;
+	if (counted && (rc = writer_count(ing, s->source, err)) != MLQ_OK)
+		return rc;
+	if (++ing->in_batch >= ing->batch)
+		return writer_commit(ing, NULL, NULL, err);
+	return MLQ_OK;
+}
+
 static enum mlq_status
 writer_slot(struct mlq_ingest *ing, struct slot *s, struct mlq_err *err)
 {
@@ -271,6 +293,8 @@ writer_slot(struct mlq_ingest *ing, struct slot *s, struct mlq_err *err)
 	switch (s->kind) {
 	case SLOT_MSG:
 		return writer_message(ing, s, err);
+	case SLOT_JOB:
+		return writer_job(ing, s, err);
 	case SLOT_SOURCE:
 		if ((rc = writer_begin(ing, err)) != MLQ_OK)
 			return rc;
@@ -527,6 +551,27 @@ mlq_ingest_source_save(struct mlq_ingest *ing, const struct mlq_source_state *sr
 	s.src.kind = s.src_kind;
 	s.src.last_error = s.src_error;
 	s.src.cursor = NULL;
+	return enqueue(ing, &s, NULL, err);
+}
+
+enum mlq_status
+mlq_ingest_job(struct mlq_ingest *ing, const char *source, mlq_ingest_job_fn fn,
+    void (*free_fn)(void *), void *arg, struct mlq_err *err)
+{
+	struct slot s;
+	bool oom = false;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = SLOT_JOB;
+	s.state = SLOT_READY;
+	s.job = fn;
+	s.job_free = free_fn;
+	s.job_arg = arg;
+	s.source = dup_or_null(source, &oom);
+	if (oom) {
+		slot_clear(&s);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
 	return enqueue(ing, &s, NULL, err);
 }
 

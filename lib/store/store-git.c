@@ -282,6 +282,9 @@ mlq_store_link_commits(struct mlq_store *st, uint64_t *linked,
 	    (rc = max_id(st, S_GIT_MAX_MSG, "SELECT max(id) FROM msg", &m_max,
 		 err)) != MLQ_OK)
 		return rc;
+	/* No tree read yet: its first pass will see every posting. */
+	if (c_max == 0)
+		return MLQ_OK;
 	/*
 	 * Postings stored since the last pass, against the commits that
 	 * pass saw: any a rule could now link (a database of version 22
@@ -357,6 +360,9 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 		"DELETE FROM gcommit_msgid WHERE commit_id = ?",
 		"DELETE FROM gcommit_ref WHERE commit_id = ?",
 		"DELETE FROM gcommit WHERE id = ?",
+		/* Its id may be taken again by the next commit stored: the
+		 * next pass must look at that one. */
+		"UPDATE git_linked SET commit_upto = min(commit_upto, ?1 - 1)",
 	};
 	sqlite3_stmt *s;
 	enum mlq_status rc;

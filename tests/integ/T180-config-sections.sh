@@ -62,7 +62,7 @@ is "$?:$(sed 's/^mlq: //' "$TMP/err")" "2:$want" "mlq config check, the same"
 is "$?:$(cat "$TMP/out")" "0:configuration OK" "mlq config check of a good file"
 : >"$MLQ_CONFIG"
 "$MLQD" -f --once >/dev/null 2>"$TMP/err"
-is "$?:$(cat "$TMP/err")" "2:mlqd: nothing to do: no [source] and no digest schedule in $MLQ_CONFIG" \
+is "$?:$(cat "$TMP/err")" "2:mlqd: nothing to do: no [source], no [repo] and no digest schedule in $MLQ_CONFIG" \
     "mlqd with nothing to do says so and exits 2"
 
 # A whole archive from a remote server: said once, with the polite way.

@@ -1,0 +1,120 @@
+#!/bin/sh
+# mlqd following a git tree's refs ([repo]): each poll reads what is new
+# on each ref from its cursor, links it to the postings, and a rewritten
+# ref (reset, rebased) loses the commits only its old tip had, under
+# --once and under a running mlqd.  Mail that arrives after its commit
+# is linked at the next poll.  All with git itself.
+. "$top_srcdir/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/mlqd.sh"
+need git jq
+
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME="Ann Dev" GIT_AUTHOR_EMAIL=ann@example.org
+export GIT_COMMITTER_NAME="Ann Dev" GIT_COMMITTER_EMAIL=ann@example.org
+R="$TMP/linux"
+git init -q -b master "$R"
+g() { git -C "$R" "$@"; }
+for v in a b c d e; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
+g add f.c
+g commit -qm "base"
+BASE=$(g rev-parse HEAD)
+
+# One patch per topic branch, each posted on its own.
+post() {
+	g checkout -qb "t-$1" master
+	sed -i "s/int $1;/int $1 = 1;/" "$R/f.c"
+	g commit -qam "f: initialize $1"
+	g format-patch -q --thread -o "$TMP/p-$1" master
+	{ echo "From mlq@test Thu Jan  1 00:00:00 1970"
+	  sed 1d "$TMP"/p-$1/*.patch; echo; } >"$TMP/$1.mbox"
+	sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP"/p-$1/*.patch
+	g checkout -q master
+}
+A=$(post a); B=$(post b); C=$(post c); D=$(post d)
+"$MLQ" import "$TMP/a.mbox" "$TMP/b.mbox" >/dev/null
+status() { "$MLQ" show --format json "$1" | jq -r .status; }
+
+cat >"$MLQ_CONFIG" <<EOC
+[repo "linux"]
+path = $R
+branch = master
+interval = 1s
+EOC
+run_ok "mlqd --once with a repo" "$MLQD" --once
+is "$(source_field linux kind)" git "the repo is listed as a source"
+is "$(source_field linux cursor)" "master:$BASE" "its cursor is master's tip"
+is "$(source_field linux commits)" 1 "the base commit read"
+is "$(status "$A")" pending "nothing merged yet"
+
+g cherry-pick t-a >/dev/null
+TIP1=$(g rev-parse HEAD)
+run_ok "--once after a commit" "$MLQD" --once
+is "$(status "$A")" merged "the applied patch is merged"
+is "$("$MLQ" show --format json "$A" | jq -r '.commits[0] | "\(.repo) \(.ref) \(.how)"')" \
+    "linux master patch-id" "in linux's master, by patch id"
+is "$(source_field linux cursor)" "master:$TIP1" "the cursor moved"
+is "$(source_field linux commits)" 2 "one more commit read, not the base again"
+"$MLQ" sources >"$TMP/sources.txt"
+grep -q "ref:          master at $TIP1" "$TMP/sources.txt"
+ok $? "mlq sources shows the ref and where it was read to"
+
+# Rewritten: a is dropped, b goes in instead.
+g reset -q --hard "$BASE"
+g cherry-pick t-b >/dev/null
+"$MLQD" --once -v >"$TMP/rewrite.log" 2>&1
+ok $? "--once after a rewrite"
+grep -q "ref 'master' was rewritten; 1 commits left it" "$TMP/rewrite.log"
+ok $? "the rewrite is logged with what it dropped"
+is "$(status "$A")" pending "the dropped commit's patch is no longer merged"
+is "$(status "$B")" merged "the new one is"
+is "$("$MLQ" search --format json --commit "$TIP1" | jq length)" 0 \
+    "the dropped commit is gone"
+
+# A commit before its posting: mlq import links the mail at once ...
+g cherry-pick t-c >/dev/null
+run_ok "--once: c is read before its mail" "$MLQD" --once
+"$MLQ" import "$TMP/c.mbox" >/dev/null
+is "$(status "$C")" merged "mlq import links mail to the commits read"
+# ... and mail mlqd fetches, at the repo's next poll.
+g cherry-pick t-d >/dev/null
+run_ok "--once: d's commit" "$MLQD" --once
+cat >>"$MLQ_CONFIG" <<EOC
+[source "box"]
+url = $TMP/d.mbox
+EOC
+run_ok "--once: d's mail" "$MLQD" --once
+run_ok "--once with nothing new on the ref" "$MLQD" --once
+is "$(status "$D")" merged "the next poll links mail stored since"
+
+# A running mlqd sees a ref rewritten under it.
+mlqd_start
+wait_for 20 mlqd_log_has "source 'linux': poll done"
+ok $? "mlqd polls the repo"
+g reset -q --hard "$BASE"
+g cherry-pick t-a >/dev/null
+wait_for 20 sh -c "[ \"\$('$MLQ' show --format json '$A' | jq -r .status)\" = merged ]"
+ok $? "a rewrite under a running mlqd: a is merged again"
+is "$(status "$B")" pending "and b, dropped, is not"
+is "$(status "$C")" pending "nor c"
+test_cleanup_pid "$MLQD_PID"
+
+# A ref that is not there: one line in mlq sources, nothing else lost.
+cat >"$MLQ_CONFIG" <<EOC
+[repo "linux"]
+path = $R
+branch = master nosuch
+EOC
+"$MLQD" --once >"$TMP/bad.log" 2>&1
+is "$?" 3 "--once with a missing ref fails"
+err=$(source_field linux last_error)
+case $err in
+"ref 'nosuch': git rev-parse of 'nosuch' in '$R' failed: fatal:"*) ok 0 "the error names the ref and says git's reason" ;;
+*) ok 1 "the error names the ref and says git's reason"; echo "# $err" ;;
+esac
+is "$(status "$A")" merged "master is still read"
+
+# mlq import --git names the tree as the config does.
+"$MLQ" import --git "$R" master >/dev/null
+is "$("$MLQ" show --format json "$A" | jq -r '.commits[0].repo')" linux \
+    "import --git of a configured tree uses its name"
+test_done
