@@ -147,6 +147,19 @@ print_json(const struct mlq_digest *d)
 		for (i = 0; i < d->nitems[s]; i++) {
 			it = &d->items[s][i];
 			json_msg(&j, &it->msg);
+			if (it->commit != NULL) {
+				json_key(&j, "commit");
+				json_obj_begin(&j);
+				json_key(&j, "id");
+				json_str(&j, it->commit);
+				json_key(&j, "repo");
+				json_str(&j, it->commit_repo);
+				json_key(&j, "ref");
+				json_str(&j, it->commit_ref);
+				json_key(&j, "date");
+				json_date(&j, true, it->commit_date);
+				json_obj_end(&j);
+			}
 			if (rel_key(s) != NULL) {
 				json_key(&j, rel_key(s));
 				json_arr_begin(&j);
@@ -160,6 +173,23 @@ print_json(const struct mlq_digest *d)
 		}
 		json_arr_end(&j);
 	}
+	json_key(&j, "merged");
+	json_arr_begin(&j);
+	for (i = 0; i < d->nmerged; i++) {
+		json_obj_begin(&j);
+		json_key(&j, "repo");
+		json_str(&j, d->merged[i].repo);
+		json_key(&j, "ref");
+		json_str(&j, d->merged[i].ref);
+		json_key(&j, "commits");
+		json_int(&j, d->merged[i].commits);
+		json_key(&j, "postings");
+		json_int(&j, d->merged[i].postings);
+		json_key(&j, "without_review");
+		json_int(&j, d->merged[i].unreviewed);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
 	json_key(&j, "reviewers");
 	json_arr_begin(&j);
 	for (i = 0; i < d->nreviewers; i++) {

@@ -1107,6 +1107,9 @@ struct mlq_digest_item {
 	struct mlq_digest_msg msg;
 	struct mlq_digest_msg *rel;
 	size_t nrel;
+	/* MLQ_DIGEST_MERGED_UNREVIEWED: the commit; else NULL and 0. */
+	const char *commit, *commit_repo, *commit_ref;
+	int64_t commit_date;
 };
 
 enum mlq_digest_section {
@@ -1116,6 +1119,8 @@ enum mlq_digest_section {
 	MLQ_DIGEST_QUESTIONS,  /* questions still open; rel: the questions */
 	MLQ_DIGEST_UNREVIEWED, /* no review after unreviewed_days */
 	MLQ_DIGEST_SUPERSEDED, /* older versions; rel: the newer version */
+	/* committed in a followed ref in the period, never reviewed */
+	MLQ_DIGEST_MERGED_UNREVIEWED,
 	MLQ_DIGEST_NSECTIONS
 };
 
@@ -1127,6 +1132,14 @@ struct mlq_digest_list {
 	int64_t nacks; /* replies that NACK */
 	int64_t reverts;
 	int64_t applied; /* replies that say applied */
+};
+
+/* One followed ref's commits of the period. */
+struct mlq_digest_merged {
+	const char *repo, *ref;
+	int64_t commits;  /* committed in the period */
+	int64_t postings; /* of them, carrying a stored posting (of the list) */
+	int64_t unreviewed; /* of those, whose posting nobody else answered */
 };
 
 struct mlq_digest_reviewer {
@@ -1151,6 +1164,8 @@ struct mlq_digest {
 	size_t nmore[MLQ_DIGEST_NSECTIONS];    /* past MLQ_DIGEST_MAX_ITEMS */
 	struct mlq_digest_reviewer *reviewers; /* most replies first */
 	size_t nreviewers;
+	struct mlq_digest_merged *merged; /* by repo and ref */
+	size_t nmerged;
 };
 
 struct mlq_conf;

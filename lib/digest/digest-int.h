@@ -46,6 +46,17 @@ typedef int (*mlq__dlist_fn)(const struct mlq_digest_list *l, void *arg);
 enum mlq_status mlq__store_digest_lists(struct mlq_store *st, int64_t since,
     int64_t until, const char *list, mlq__dlist_fn fn, void *arg,
     struct mlq_err *err);
+/* A commit of a followed ref committed since <= date < until, and the
+ * posting it carries (0: none, or none in 'list' when given). */
+struct mlq__dcommit {
+	const char *repo, *ref, *oid;
+	int64_t date;
+	int64_t msg;
+};
+typedef int (*mlq__dcommit_fn)(const struct mlq__dcommit *c, void *arg);
+enum mlq_status mlq__store_digest_commits(struct mlq_store *st, int64_t since,
+    int64_t until, const char *list, mlq__dcommit_fn fn, void *arg,
+    struct mlq_err *err);
 /*
  * Whether a message below 'id' (in its branch of the thread) dated before
  * 'until' comes from 'email' (is_from) or from anyone but 'email'.

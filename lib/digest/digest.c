@@ -660,6 +660,65 @@ digest_scan_unreviewed(struct digest_build *b)
 	}
 }
 
+/* A commit of the period: its ref's counts, and its posting if unreviewed. */
+static int
+digest_on_commit(const struct mlq__dcommit *c, void *arg)
+{
+	struct digest_build *b = arg;
+	struct mlq_digest *d = b->d;
+	struct mlq_digest_merged *g = d->nmerged > 0 ?
+	    &d->merged[d->nmerged - 1] : NULL;
+	struct mlq_digest_item *it;
+	struct mlq_digest_msg msg;
+	enum mlq_status rc;
+	int64_t first;
+
+	if (g == NULL || strcmp(g->repo, c->repo) != 0 ||
+	    strcmp(g->ref, c->ref) != 0) {
+		g = digest_grow(b, d->merged, d->nmerged, sizeof(*g));
+		if (g == NULL)
+			return 1;
+		d->merged = g;
+		g = &d->merged[d->nmerged++];
+		memset(g, 0, sizeof(*g));
+		g->repo = digest_clean(b, c->repo, 200);
+		g->ref = digest_clean(b, c->ref, 200);
+	}
+	g->commits++;
+	if (c->msg == 0)
+		return 0;
+	g->postings++;
+	rc = mlq_store_first_review(b->st, c->msg, &first, b->err);
+	if (rc == MLQ_OK)
+		return 0;
+	if (rc != MLQ_NOTFOUND) {
+		b->rc = rc;
+		return 1;
+	}
+	g->unreviewed++;
+	if (!digest_get(b, c->msg, &msg, NULL))
+		return b->rc != MLQ_OK;
+	it = digest_item(b, MLQ_DIGEST_MERGED_UNREVIEWED, &msg);
+	if (it != NULL && it->commit == NULL) {
+		it->commit = digest_strdup(b, c->oid);
+		it->commit_repo = g->repo;
+		it->commit_ref = g->ref;
+		it->commit_date = c->date;
+	}
+	return 0;
+}
+
+static void
+digest_scan_merged(struct digest_build *b)
+{
+	enum mlq_status rc;
+
+	rc = mlq__store_digest_commits(b->st, b->d->since, b->d->until,
+	    b->d->list, digest_on_commit, b, b->err);
+	if (rc != MLQ_OK && b->rc == MLQ_OK)
+		b->rc = rc;
+}
+
 static void
 digest_title(struct digest_build *b)
 {
@@ -725,6 +784,8 @@ mlq_digest_build(struct mlq_store *st, const struct mlq_digest_opts *opts,
 		digest_scan_questions(&b);
 	if (b.rc == MLQ_OK)
 		digest_scan_unreviewed(&b);
+	if (b.rc == MLQ_OK)
+		digest_scan_merged(&b);
 	if (b.rc != MLQ_OK) {
 		mlq_digest_free(d);
 		return b.rc;
@@ -752,6 +813,7 @@ mlq_digest_section_key(enum mlq_digest_section s)
 		[MLQ_DIGEST_QUESTIONS] = "questions",
 		[MLQ_DIGEST_UNREVIEWED] = "unreviewed",
 		[MLQ_DIGEST_SUPERSEDED] = "superseded",
+		[MLQ_DIGEST_MERGED_UNREVIEWED] = "merged_without_review",
 	};
 
 	return (unsigned)s < MLQ_DIGEST_NSECTIONS ? keys[s] : NULL;
@@ -835,6 +897,15 @@ digest_rel_lines(struct mlq_buf *b, enum mlq_digest_section sec,
 
 	if (sec == MLQ_DIGEST_REVERTS && it->nrel == 0)
 		mlq_buf_addstr(b, "  Reverts: (original not found)\n");
+	if (it->commit != NULL) {
+		digest_fmt_local(it->commit_date, FMT_DAY, date, sizeof(date));
+		mlq_buf_init(&t);
+		/* The whole id: a reader pastes it into git show. */
+		mlq_buf_addf(&t, "Merged as %s in %s %s, %s", it->commit,
+		    it->commit_repo, it->commit_ref, date);
+		mlq__wrap(b, "  ", "    ", t.data, DIGEST_WIDTH);
+		mlq_buf_release(&t);
+	}
 	for (i = 0; i < it->nrel; i++) {
 		const struct mlq_digest_msg *r = &it->rel[i];
 
@@ -885,6 +956,8 @@ digest_section_title(const struct mlq_digest *d, enum mlq_digest_section s,
 		return buf;
 	case MLQ_DIGEST_SUPERSEDED:
 		return "Superseded by a new version";
+	case MLQ_DIGEST_MERGED_UNREVIEWED:
+		return "Merged without review (no reply but its author's)";
 	default:
 		return "";
 	}
@@ -904,6 +977,22 @@ digest_summary(struct mlq_buf *b, const struct mlq_digest_list *l)
 	    (long long)l->nacks, l->nacks == 1 ? "" : "s",
 	    (long long)l->reverts, l->reverts == 1 ? "" : "s",
 	    (long long)l->applied);
+	mlq__wrap(b, "  ", "    ", t.data, DIGEST_WIDTH);
+	mlq_buf_release(&t);
+}
+
+/* "linux master: 12 commits, 9 from postings, 2 of them without review" */
+static void
+digest_merged_line(struct mlq_buf *b, const struct mlq_digest_merged *g)
+{
+	struct mlq_buf t;
+
+	mlq_buf_init(&t);
+	mlq_buf_addf(&t,
+	    "%s %s: %lld commit%s, %lld from postings, %lld of them without "
+	    "review",
+	    g->repo, g->ref, (long long)g->commits, g->commits == 1 ? "" : "s",
+	    (long long)g->postings, (long long)g->unreviewed);
 	mlq__wrap(b, "  ", "    ", t.data, DIGEST_WIDTH);
 	mlq_buf_release(&t);
 }
@@ -935,6 +1024,12 @@ mlq_digest_render(const struct mlq_digest *d, struct mlq_buf *b)
 		digest_heading(b, "Summary");
 		for (i = 0; i < d->nlists; i++)
 			digest_summary(b, &d->lists[i]);
+	}
+	if (d->nmerged > 0) {
+		any = true;
+		digest_heading(b, "Merged in this period");
+		for (i = 0; i < d->nmerged; i++)
+			digest_merged_line(b, &d->merged[i]);
 	}
 	for (s = 0; s < MLQ_DIGEST_NSECTIONS; s++) {
 		if (d->nitems[s] == 0)

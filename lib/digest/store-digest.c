@@ -350,3 +350,42 @@ mlq__store_digest_sent_add(struct mlq_store *st, int64_t start, int64_t end,
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? MLQ_OK : MLQ_EDB;
 }
+
+enum mlq_status
+mlq__store_digest_commits(struct mlq_store *st, int64_t since, int64_t until,
+    const char *list, mlq__dcommit_fn fn, void *arg, struct mlq_err *err)
+{
+	static const char sql[] =
+	    "SELECT c.repo, r.ref, c.oid, c.cdate, (SELECT k.msg FROM merged k "
+	    " WHERE k.commit_id = c.id AND (?3 IS NULL OR EXISTS (SELECT 1 "
+	    " FROM msg_list ml JOIN list l ON l.id = ml.list "
+	    " WHERE ml.msg = k.msg AND l.name = ?3)) LIMIT 1) "
+	    "FROM gcommit c JOIN gcommit_ref r ON r.commit_id = c.id "
+	    "WHERE c.cdate >= ?1 AND c.cdate < ?2 "
+	    "ORDER BY c.repo, r.ref, c.cdate, c.oid";
+	struct mlq__dcommit c;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return mlq__store_fail(st, err, "digest: read commits");
+	sqlite3_bind_int64(s, 1, since);
+	sqlite3_bind_int64(s, 2, until);
+	if (list != NULL)
+		sqlite3_bind_text(s, 3, list, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		c.repo = mlq__store_col_text(s, 0);
+		c.ref = mlq__store_col_text(s, 1);
+		c.oid = mlq__store_col_text(s, 2);
+		c.date = sqlite3_column_int64(s, 3);
+		c.msg = sqlite3_column_int64(s, 4);
+		if (fn(&c, arg) != 0) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		mlq__store_fail(st, err, "digest: read commits");
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? MLQ_OK : MLQ_EDB;
+}

@@ -98,6 +98,34 @@ is "$(status "$B")" pending "and b, dropped, is not"
 is "$(status "$C")" pending "nor c"
 test_cleanup_pid "$MLQD_PID"
 
+# The digest: the ref's commits of the week, and the posting nobody
+# reviewed that went in.
+"$MLQ" digest --format json >"$TMP/digest.json"
+is "$(jq -r '.merged[] | "\(.repo) \(.ref) \(.commits) \(.postings) \(.without_review)"' "$TMP/digest.json")" \
+    "linux master 2 1 1" "digest: master's commits of the week, one from a posting, unreviewed"
+is "$(jq -r '.merged_without_review[] | "\(.message_id) \(.commit.ref)"' "$TMP/digest.json")" \
+    "$A master" "digest: the posting merged without review, with its commit"
+"$MLQ" digest >"$TMP/digest.txt"
+grep -q "^  linux master: 2 commits, 1 from postings, 1 of them without review" "$TMP/digest.txt"
+ok $? "the text digest says it too"
+grep -q "^  Merged as $(git -C "$R" rev-parse master) in linux master" "$TMP/digest.txt"
+ok $? "with the whole commit id"
+# A review, and it is no longer reported.
+cat >"$TMP/review.mbox" <<EOR
+From mlq@test Thu Jan  1 00:00:00 1970
+From: Rob Reviewer <rob@example.org>
+Subject: Re: [PATCH] f: initialize a
+Message-Id: <review-a@example.org>
+In-Reply-To: <$A>
+Date: $(date -u -R)
+
+Reviewed-by: Rob Reviewer <rob@example.org>
+
+EOR
+"$MLQ" import "$TMP/review.mbox" >/dev/null
+is "$("$MLQ" digest --format json | jq -r '.merged[0].without_review, (.merged_without_review | length)' | tr '\n' ' ')" \
+    "0 0 " "a reviewed posting is not merged without review"
+
 # A ref that is not there: one line in mlq sources, nothing else lost.
 cat >"$MLQ_CONFIG" <<EOC
 [repo "linux"]
