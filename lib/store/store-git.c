@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "store-int.h"
@@ -182,6 +183,29 @@ by_title(struct mlq_store *st, int64_t commit, int64_t *msg,
 	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", commit, msg, err);
 }
 
+/* A revert or Fixes: posting naming the commit now finds its posting. */
+static enum mlq_status
+commit_named(struct mlq_store *st, int64_t commit, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	char oid[65];
+	int step;
+
+	s = mlq__store_stmt(st, S_GIT_OID, "SELECT oid FROM gcommit WHERE id = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		snprintf(oid, sizeof(oid), "%s", mlq__store_col_text(s, 0));
+	sqlite3_reset(s);
+	if (step != SQLITE_ROW)
+		return step == SQLITE_DONE ? MLQ_OK :
+					     mlq__store_fail(st, err, "find commit");
+	return mlq__review_commit_named(st, oid, err);
+}
+
 /* Links one commit by the first rule that holds, if any. */
 static enum mlq_status
 link_one(struct mlq_store *st, int64_t commit, uint64_t *linked,
@@ -216,7 +240,7 @@ link_one(struct mlq_store *st, int64_t commit, uint64_t *linked,
 		return rc;
 	mlq__review_dirty(st, msg);
 	(*linked)++;
-	return MLQ_OK;
+	return commit_named(st, commit, err);
 }
 
 /* Each row's first integer of s (bound already) through link_one. */
@@ -366,6 +390,7 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 	};
 	sqlite3_stmt *s;
 	enum mlq_status rc;
+	char oid[65];
 	size_t i;
 	int step;
 
@@ -382,6 +407,16 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 	if ((rc = mlq__store_rows_done(st, s, step, err, "drop commit")) !=
 	    MLQ_OK)
 		return rc;
+	s = mlq__store_stmt(st, S_GIT_OID, "SELECT oid FROM gcommit WHERE id = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, commit);
+	step = sqlite3_step(s);
+	oid[0] = '\0';
+	if (step == SQLITE_ROW)
+		snprintf(oid, sizeof(oid), "%s", mlq__store_col_text(s, 0));
+	sqlite3_reset(s);
 	for (i = 0; i < MLQ__ARRAY_SIZE(del); i++) {
 		s = mlq__store_stmt(st, (enum store_stmt)(S_GIT_DROP_0 + i),
 		    del[i], err);
@@ -392,7 +427,8 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 		    MLQ_OK)
 			return rc;
 	}
-	return MLQ_OK;
+	/* What named it by commit id looks again. */
+	return oid[0] != '\0' ? mlq__review_commit_named(st, oid, err) : MLQ_OK;
 }
 
 enum mlq_status

@@ -70,6 +70,7 @@ enum store_stmt {
 	S_RV_LINK_ADD,
 	S_RV_SRC_INFO,
 	S_RV_BY_COMMIT,
+	S_RV_BY_TREE,
 	S_RV_BY_TITLE,
 	S_RV_VERSIONS,
 	S_RV_VERSION_DEL,
@@ -120,6 +121,7 @@ enum store_stmt {
 	S_GIT_DROP_3,
 	S_GIT_DROP_4,
 	S_GIT_UNREF,
+	S_GIT_OID,
 	S_GIT_REFS_LEFT,
 	S_RV_NAMED_COMMIT,
 	S_RV_MERGED,
@@ -193,6 +195,10 @@ enum mlq_status mlq__review_put(struct mlq_store *st, int64_t id,
 enum mlq_status mlq__review_flush(struct mlq_store *st, struct mlq_err *err);
 /* Has message id's thread derived again at the next flush. */
 void mlq__review_dirty(struct mlq_store *st, int64_t id);
+/* The reverts and Fixes: naming commit oid are resolved again: it was
+ * just linked to its posting, or dropped from its tree. */
+enum mlq_status mlq__review_commit_named(struct mlq_store *st,
+    const char *oid, struct mlq_err *err);
 void mlq__review_reset(struct mlq_store *st);
 void mlq__review_release(struct mlq_store *st);
 /*

@@ -443,6 +443,24 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 			MLQ_OK ||
 		    *out != 0)
 			goto out;
+		/* A commit of a followed tree: the posting it carries. */
+		s = mlq__store_stmt(st, S_RV_BY_TREE,
+		    CAND_COLS "WHERE id IN (SELECT k.msg FROM gcommit c "
+			      "JOIN merged k ON k.commit_id = c.id "
+			      "WHERE c.oid >= ? AND c.oid < ?) "
+			      "AND kind > 0 AND id <> ?",
+		    err);
+		if (s == NULL) {
+			rc = MLQ_EDB;
+			goto out;
+		}
+		mlq__store_bind_text(s, 1, commit);
+		mlq__store_bind_text(s, 2, hi.data);
+		sqlite3_bind_int64(s, 3, src);
+		if ((rc = best_of(st, s, src_ok, src_date, &keep, out, err)) !=
+			MLQ_OK ||
+		    *out != 0)
+			goto out;
 	}
 	if (*norm == '\0')
 		goto out;
@@ -740,6 +758,34 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 		rc = resolve(st, v[i].src, v[i].kind, &memo, err);
 	}
 	mlq_arena_free(memo.a);
+	free(v);
+	return rc;
+}
+
+enum mlq_status
+mlq__review_commit_named(struct mlq_store *st, const char *oid,
+    struct mlq_err *err)
+{
+	struct naming *v = NULL;
+	size_t n = 0, i;
+	sqlite3_stmt *s;
+	enum mlq_status rc;
+	char ckey[CKEY_LEN + 1];
+
+	if (strlen(oid) < CKEY_LEN)
+		return MLQ_OK;
+	memcpy(ckey, oid, CKEY_LEN);
+	ckey[CKEY_LEN] = '\0';
+	s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
+	    "SELECT msg, kind, commit_id, date FROM ref "
+	    "WHERE ckey = ? AND ckey IS NOT NULL",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_text(s, 1, ckey, -1, SQLITE_TRANSIENT);
+	rc = collect_naming(st, s, 0, oid, true, &v, &n, err);
+	for (i = 0; rc == MLQ_OK && i < n; i++)
+		rc = resolve(st, v[i].src, v[i].kind, NULL, err);
 	free(v);
 	return rc;
 }

@@ -126,6 +126,25 @@ EOR
 is "$("$MLQ" digest --format json | jq -r '.merged[0].without_review, (.merged_without_review | length)' | tr '\n' ' ')" \
     "0 0 " "a reviewed posting is not merged without review"
 
+# A revert posted under a title of its own names only the commit: once
+# mlqd has read that commit, the revert finds the posting through it.
+E=$(post e)
+"$MLQ" import "$TMP/e.mbox" >/dev/null
+g cherry-pick t-e >/dev/null
+g checkout -qb rev-e
+g revert --no-edit HEAD >/dev/null
+g format-patch -q -1 -o "$TMP/rev-e"
+g checkout -q master
+{ echo "From mlq@test Thu Jan  1 00:00:00 1970"
+  sed -e 1d -e 's/^Subject: .*/Subject: [PATCH] f: leave e alone/' "$TMP"/rev-e/*.patch
+  echo; } >"$TMP/rev-e.mbox"
+grep -q "^This reverts commit $(g rev-parse master)\.$" "$TMP/rev-e.mbox"
+ok $? "the revert names the commit"
+"$MLQ" import "$TMP/rev-e.mbox" >/dev/null
+is "$(status "$E")" pending "before the tree is read, nothing says what it reverts"
+run_ok "--once reads e's commit" "$MLQD" --once
+is "$(status "$E")" reverted "then the revert reaches the posting through the commit"
+
 # A ref that is not there: one line in mlq sources, nothing else lost.
 cat >"$MLQ_CONFIG" <<EOC
 [repo "linux"]
