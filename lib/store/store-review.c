@@ -1544,6 +1544,63 @@ line_commit(const char *p, size_t n, char out[41])
 	return true;
 }
 
+static enum mlq_status
+named_put(struct mlq_store *st, int64_t id, int idx, const char *norm,
+    const char *oid, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_RV_NAMED_COMMIT,
+	    "INSERT OR IGNORE INTO named_commit(msg, idx, norm, oid) "
+	    "VALUES (?, ?, ?, ?)", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int(s, 2, idx);
+	mlq__store_bind_text(s, 3, norm);
+	mlq__store_bind_text(s, 4, oid);
+	return mlq__store_step_done(st, s, err, "store named commit");
+}
+
+/*
+ * "Applied as 0123abcd", "queued ... as commit 0123abcd": the id a
+ * maintainer gives the patch answered, in the reply's own text.
+ */
+static bool
+line_applied_as(const char *p, size_t n, char out[41])
+{
+	static const char *const verbs[] = { "applied as ", "merged as ",
+		"queued as ", "pushed as ", "committed as ", "picked up as ",
+		" as commit " };
+	const char *h = NULL, *q;
+	size_t i, k, len = 0;
+
+	if (n > 0 && p[0] == '>')
+		return false;
+	for (i = 0; h == NULL && i < MLQ__ARRAY_SIZE(verbs); i++) {
+		k = strlen(verbs[i]);
+		for (q = p; q + k <= p + n; q++)
+			if (strncasecmp(q, verbs[i], k) == 0) {
+				h = q + k;
+				break;
+			}
+	}
+	if (h == NULL)
+		return false;
+	if ((size_t)(p + n - h) > 7 && strncasecmp(h, "commit ", 7) == 0)
+		h += 7;
+	while (h + len < p + n && len <= 40 && is_hex(h[len]))
+		len++;
+	/* A whole word of hex digits, not the start of a longer word. */
+	if (len < 7 || len > 40 ||
+	    (h + len < p + n && isalnum((unsigned char)h[len])))
+		return false;
+	for (i = 0; i < len; i++)
+		out[i] = (char)tolower((unsigned char)h[i]);
+	out[len] = '\0';
+	return true;
+}
+
 /*
  * "[1/3] title" and below it "commit: ID" (b4 ty), or "- [net,1/3]
  * title" and a link ending in "/c/ID" (the netdev bot): which commit each
@@ -1557,7 +1614,6 @@ named_commits(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 	const char *title = NULL;
 	size_t tlen = 0, n;
 	struct mlq_arena *a = NULL;
-	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 	char oid[41], *tbuf;
 	int idx = 0;
@@ -1568,6 +1624,15 @@ named_commits(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
 		n = (size_t)(eol - p);
+		/* "Applied as ID": the patch this answers, by its title. */
+		if (m->subj.title != NULL && line_applied_as(p, n, oid)) {
+			if (a == NULL && (a = mlq_arena_new()) == NULL)
+				return mlq_err_set(err, MLQ_ENOMEM,
+				    "out of memory");
+			rc = named_put(st, id, m->subj.index,
+			    title_norm(a, m->subj.title), oid, err);
+			continue;
+		}
 		/* "[1/3] title", "  - [net,1/3] title": a bullet at most. */
 		for (t = p; t < eol && *t == ' '; t++)
 			;
@@ -1604,18 +1669,7 @@ named_commits(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 			break;
 		}
-		s = mlq__store_stmt(st, S_RV_NAMED_COMMIT,
-		    "INSERT OR IGNORE INTO named_commit(msg, idx, norm, oid) "
-		    "VALUES (?, ?, ?, ?)", err);
-		if (s == NULL) {
-			rc = MLQ_EDB;
-			break;
-		}
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int(s, 2, idx);
-		mlq__store_bind_text(s, 3, title_norm(a, tbuf));
-		mlq__store_bind_text(s, 4, oid);
-		rc = mlq__store_step_done(st, s, err, "store named commit");
+		rc = named_put(st, id, idx, title_norm(a, tbuf), oid, err);
 		title = NULL;
 	}
 	mlq_arena_free(a);

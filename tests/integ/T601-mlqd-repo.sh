@@ -14,7 +14,7 @@ export GIT_COMMITTER_NAME="Ann Dev" GIT_COMMITTER_EMAIL=ann@example.org
 R="$TMP/linux"
 git init -q -b master "$R"
 g() { git -C "$R" "$@"; }
-for v in a b c d e; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
+for v in a b c d e g; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
 g add f.c
 g commit -qm "base"
 BASE=$(g rev-parse HEAD)
@@ -144,6 +144,31 @@ ok $? "the revert names the commit"
 is "$(status "$E")" pending "before the tree is read, nothing says what it reverts"
 run_ok "--once reads e's commit" "$MLQD" --once
 is "$(status "$E")" reverted "then the revert reaches the posting through the commit"
+
+# "Applied as ID" in a plain reply: the commit, edited and retitled on
+# the way in (no patch id, no title to match), is found by that id.
+G=$(post g)
+"$MLQ" import "$TMP/g.mbox" >/dev/null
+g cherry-pick t-g >/dev/null
+sed -i 's/int g = 1;/int g = 7;/' "$R/f.c"
+g commit -q --amend -a -m "f: give g its value"
+cat >"$TMP/applied-g.mbox" <<EOR
+From mlq@test Thu Jan  1 00:00:00 1970
+From: Mae Maintainer <mae@example.org>
+Subject: Re: [PATCH] f: initialize g
+Message-Id: <applied-g@example.org>
+In-Reply-To: <$G>
+Date: $(date -u -R)
+
+> -int g;
+> +int g = 1;
+
+Applied as $(g rev-parse --short=12 HEAD) with the value changed, thanks.
+EOR
+"$MLQ" import "$TMP/applied-g.mbox" >/dev/null
+run_ok "--once reads g's commit" "$MLQD" --once
+is "$("$MLQ" show --format json "$G" | jq -r '"\(.status) \(.commits[0].how)"')" \
+    "merged link" "an edited commit named by \"Applied as ID\" links its posting"
 
 # A ref that is not there: one line in mlq sources, nothing else lost.
 cat >"$MLQ_CONFIG" <<EOC
