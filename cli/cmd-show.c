@@ -90,6 +90,10 @@ text_commit(const struct mlq_commit_row *r, void *arg)
 		mlq_date_format_rfc3339(r->reverted_date, day, sizeof(day));
 		printf("reverted: %.12s (%.10s)\n", r->reverted_by, day);
 	}
+	if (r->fixed_by != NULL) {
+		mlq_date_format_rfc3339(r->fixed_date, day, sizeof(day));
+		printf("fixed:    %.12s (%.10s)\n", r->fixed_by, day);
+	}
 	return 0;
 }
 
@@ -113,6 +117,26 @@ json_commit(const struct mlq_commit_row *r, void *arg)
 	json_str(j, r->subject);
 	json_key(j, "how");
 	json_str(j, mlq_merged_how(r->how));
+	json_obj_end(j);
+	return 0;
+}
+
+static int
+json_tree_fix(const struct mlq_commit_row *r, void *arg)
+{
+	struct out_json *j = arg;
+	char when[32];
+
+	if (r->fixed_by == NULL)
+		return 0;
+	json_obj_begin(j);
+	json_key(j, "id");
+	json_str(j, r->fixed_by);
+	json_key(j, "fixes");
+	json_str(j, r->oid);
+	json_key(j, "date");
+	mlq_date_format_rfc3339(r->fixed_date, when, sizeof(when));
+	json_str(j, when);
 	json_obj_end(j);
 	return 0;
 }
@@ -436,6 +460,10 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "reverted_in_tree");
 	json_arr_begin(j);
 	mlq_store_commits_of(s->st, h->id, json_tree_revert, j, &s->err);
+	json_arr_end(j);
+	json_key(j, "fixed_in_tree");
+	json_arr_begin(j);
+	mlq_store_commits_of(s->st, h->id, json_tree_fix, j, &s->err);
 	json_arr_end(j);
 	json_key(j, "fixes");
 	json_arr_begin(j);

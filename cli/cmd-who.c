@@ -119,6 +119,8 @@ count_commit(const struct mlq_commit_row *r, void *arg)
 
 	s->merged = true;
 	s->tree_reverted |= r->reverted_by != NULL;
+	/* A commit of the tree whose Fixes: names it: later fixed too. */
+	s->fixed |= r->fixed_by != NULL;
 	return 0;
 }
 

@@ -125,9 +125,14 @@ git_on_commit(const struct mlq_commit *c, void *arg)
 	    mlq_arena_alloc(p->a, c->nmsgids * sizeof(*p->c.msgids));
 	for (i = 0; p->c.msgids != NULL && i < c->nmsgids; i++)
 		p->c.msgids[i] = git_dup(p->a, c->msgids[i], &oom);
+	p->c.fixes = c->nfixes == 0 ? NULL :
+	    mlq_arena_alloc(p->a, c->nfixes * sizeof(*p->c.fixes));
+	for (i = 0; p->c.fixes != NULL && i < c->nfixes; i++)
+		p->c.fixes[i] = git_dup(p->a, c->fixes[i], &oom);
 	p->repo = git_dup(p->a, src->name, &oom);
 	p->ref = git_dup(p->a, src->refs[g->iref], &oom);
-	if (oom || (c->nmsgids > 0 && p->c.msgids == NULL))
+	if (oom || (c->nmsgids > 0 && p->c.msgids == NULL) ||
+	    (c->nfixes > 0 && p->c.fixes == NULL))
 		mlq_fatalx("out of memory");
 	g->read++;
 	return mlq_ingest_job(src->d->ing, src->name, git_put_run,

@@ -436,6 +436,8 @@ struct mlq_commit {
 	const char *reverts; /* "This reverts commit ID.": ID, else NULL */
 	const char **msgids; /* named by Link: or Message-Id: lines */
 	size_t nmsgids;
+	const char **fixes; /* the ids its Fixes: lines name, 12 digits */
+	size_t nfixes;
 	bool has_patch_id;
 	char patch_id[41];   /* git patch-id --stable of its diff */
 };
@@ -569,6 +571,8 @@ struct mlq_commit_row {
 	int how;                 /* MLQ_MERGED_BY_ */
 	const char *reverted_by; /* a commit that reverts it, or NULL */
 	int64_t reverted_date;
+	const char *fixed_by; /* a commit whose Fixes: names it, or NULL */
+	int64_t fixed_date;
 };
 typedef int (*mlq_commit_row_fn)(const struct mlq_commit_row *r, void *arg);
 /* The commits carrying posting msg (its row id), oldest first. */

@@ -102,6 +102,33 @@ header_msgid(struct mlq_arena *a, const char *s, size_t n)
 	return mlq_arena_strndup(a, s, n);
 }
 
+/* "Fixes: 0123456789ab (\"title\")": the id's first 12 digits. */
+static enum mlq_status
+fixes_add(struct mlq_commit *c, const char *s, size_t n, struct mlq_arena *a)
+{
+	size_t k = 0, i;
+	char *id;
+
+	while (n > 0 && *s == ' ') {
+		s++;
+		n--;
+	}
+	while (k < n && is_hex(s + k, 1))
+		k++;
+	if (k < 12 || (k < n && s[k] != ' ' && s[k] != '('))
+		return MLQ_OK;
+	if ((id = mlq_arena_strndup(a, s, 12)) == NULL)
+		return MLQ_ENOMEM;
+	for (i = 0; i < c->nfixes; i++)
+		if (strcmp(c->fixes[i], id) == 0)
+			return MLQ_OK;
+	if ((c->fixes = mlq_arena_grow(a, c->fixes, c->nfixes,
+		 sizeof(*c->fixes))) == NULL)
+		return MLQ_ENOMEM;
+	c->fixes[c->nfixes++] = id;
+	return MLQ_OK;
+}
+
 /* The commit message's lines that matter here. */
 static enum mlq_status
 read_body(struct mlq_commit *c, const char *body, size_t len,
@@ -123,6 +150,9 @@ read_body(struct mlq_commit *c, const char *body, size_t len,
 		else if (mlq_text_has_prefix(p, n, "This reverts commit ") &&
 		    n >= 20 + 40 && is_hex(p + 20, 40))
 			v = p + 20;
+		else if (mlq_text_has_prefix_ci(p, n, "Fixes:") &&
+		    fixes_add(c, p + 6, n - 6, a) != MLQ_OK)
+			return MLQ_ENOMEM;
 		if (id != NULL) {
 			if ((c->msgids = mlq_arena_grow(a, c->msgids,
 				 c->nmsgids, sizeof(*c->msgids))) == NULL)

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store-int.h"
@@ -98,6 +99,18 @@ mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
 		sqlite3_bind_int64(s, 1, id);
 		mlq__store_bind_text(s, 2, c->msgids[i]);
 		if ((rc = mlq__store_step_done(st, s, err, "store link")) !=
+		    MLQ_OK)
+			return rc;
+	}
+	for (i = 0; i < c->nfixes; i++) {
+		s = mlq__store_stmt(st, S_GIT_FIXES,
+		    "INSERT OR IGNORE INTO gcommit_fixes(commit_id, ckey) "
+		    "VALUES (?, ?)", err);
+		if (s == NULL)
+			return MLQ_EDB;
+		sqlite3_bind_int64(s, 1, id);
+		mlq__store_bind_text(s, 2, c->fixes[i]);
+		if ((rc = mlq__store_step_done(st, s, err, "store fixes")) !=
 		    MLQ_OK)
 			return rc;
 	}
@@ -382,6 +395,7 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 	static const char *const del[] = {
 		"DELETE FROM merged WHERE commit_id = ?",
 		"DELETE FROM gcommit_msgid WHERE commit_id = ?",
+		"DELETE FROM gcommit_fixes WHERE commit_id = ?",
 		"DELETE FROM gcommit_ref WHERE commit_id = ?",
 		"DELETE FROM gcommit WHERE id = ?",
 		/* Its id may be taken again by the next commit stored: the
@@ -483,6 +497,8 @@ mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
 {
 	struct mlq_commit_row r;
 	sqlite3_stmt *s;
+	const char *fx, *sp;
+	char fixed[65];
 	int step;
 
 	s = mlq__store_stmt(st, S_GIT_OF,
@@ -490,7 +506,10 @@ mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
 	    "(SELECT group_concat(ref, ' ') FROM gcommit_ref WHERE "
 	    "commit_id = c.id), "
 	    "(SELECT r.oid FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
-	    "(SELECT r.cdate FROM gcommit r WHERE r.reverts = c.oid LIMIT 1) "
+	    "(SELECT r.cdate FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
+	    "(SELECT x.oid || ' ' || x.cdate FROM gcommit_fixes f "
+	    "JOIN gcommit x ON x.id = f.commit_id "
+	    "WHERE f.ckey = substr(c.oid, 1, 12) ORDER BY x.cdate LIMIT 1) "
 	    "FROM merged k JOIN gcommit c ON c.id = k.commit_id "
 	    "WHERE k.msg = ? ORDER BY c.cdate, c.oid", err);
 	if (s == NULL)
@@ -506,6 +525,15 @@ mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
 		r.refs = mlq__store_col_text(s, 5);
 		r.reverted_by = mlq__store_col_text(s, 6);
 		r.reverted_date = sqlite3_column_int64(s, 7);
+		/* "OID CDATE" of the first commit that fixes it. */
+		if ((fx = mlq__store_col_text(s, 8)) != NULL &&
+		    (sp = strchr(fx, ' ')) != NULL &&
+		    (size_t)(sp - fx) < sizeof(fixed)) {
+			memcpy(fixed, fx, (size_t)(sp - fx));
+			fixed[sp - fx] = '\0';
+			r.fixed_by = fixed;
+			r.fixed_date = strtoll(sp + 1, NULL, 10);
+		}
 		if (fn(&r, arg) != 0) {
 			sqlite3_reset(s);
 			return MLQ_OK;

@@ -2898,6 +2898,7 @@ mlq__store_copy_meta(struct mlq_store *st, const char *old_path,
 		"INSERT INTO gcommit SELECT * FROM old.gcommit",
 		"INSERT INTO gcommit_ref SELECT * FROM old.gcommit_ref",
 		"INSERT INTO gcommit_msgid SELECT * FROM old.gcommit_msgid",
+		"INSERT INTO gcommit_fixes SELECT * FROM old.gcommit_fixes",
 		"INSERT INTO merged SELECT * FROM old.merged",
 		"INSERT INTO git_linked SELECT * FROM old.git_linked",
 	};

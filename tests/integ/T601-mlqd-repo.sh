@@ -170,6 +170,19 @@ run_ok "--once reads g's commit" "$MLQD" --once
 is "$("$MLQ" show --format json "$G" | jq -r '"\(.status) \(.commits[0].how)"')" \
     "merged link" "an edited commit named by \"Applied as ID\" links its posting"
 
+# A commit of the tree whose Fixes: names a's commit: a was fixed later.
+AC=$(g log --format=%H --grep='^f: initialize a$' master)
+g commit -q --allow-empty -m "f: fix a" \
+    -m "Fixes: $(echo "$AC" | cut -c1-12) (\"f: initialize a\")"
+FIX=$(g rev-parse HEAD)
+run_ok "--once reads the fix" "$MLQD" --once
+is "$("$MLQ" show --format json "$A" | jq -r '.fixed_in_tree[] | "\(.id) \(.fixes)"')" \
+    "$FIX $AC" "show: the tree commit that fixes a's"
+"$MLQ" show "$A" | grep -q "^fixed:    $(echo "$FIX" | cut -c1-12) "
+ok $? "show's text says it too"
+is "$("$MLQ" who --format json ann@example.org | jq -r --arg a "$A" '.recent[] | select(.message_id == $a) | .fixed_later')" \
+    true "who counts a as fixed later"
+
 # A ref that is not there: one line in mlq sources, nothing else lost.
 cat >"$MLQ_CONFIG" <<EOC
 [repo "linux"]
