@@ -361,8 +361,10 @@ git_next_ref(struct git *g)
 			snprintf(range, sizeof(range), "%s..%s", old, g->tip);
 		else
 			snprintf(range, sizeof(range), "%s", g->tip);
-		if (mlq_git_log_start(src->url, range,
-			old == NULL ? src->since : 0, &g->log, &err) != MLQ_OK) {
+		/* since holds for every read: an old topic merged late
+		 * brings old commits too. */
+		if (mlq_git_log_start(src->url, range, src->since, &g->log,
+			&err) != MLQ_OK) {
 			git_end(g, err.status, err.msg);
 			return;
 		}

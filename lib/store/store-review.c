@@ -1521,7 +1521,8 @@ link_series(struct mlq_store *st, int64_t id, const struct mlq_msg *m, int kind,
 }
 
 /* The hex id at the end of line p[0..n): "commit: 0123abcd", or a url's
- * ".../c/0123abcd" or "...?id=0123abcd"; 7 to 40 digits, lower-cased. */
+ * ".../c/0123abcd", ".../commit/0123abcd" or "...?id=0123abcd"; 7 to 40
+ * digits, lower-cased. */
 static bool
 line_commit(const char *p, size_t n, char out[41])
 {
@@ -1536,6 +1537,7 @@ line_commit(const char *p, size_t n, char out[41])
 		return false;
 	if (!(b >= 8 && memcmp(p + b - 8, "commit: ", 8) == 0) &&
 	    !(b >= 3 && memcmp(p + b - 3, "/c/", 3) == 0) &&
+	    !(b >= 8 && memcmp(p + b - 8, "/commit/", 8) == 0) &&
 	    !(b >= 3 && memcmp(p + b - 3, "id=", 3) == 0))
 		return false;
 	for (i = b; i < e; i++)

@@ -198,8 +198,22 @@ case $err in
 esac
 is "$(status "$A")" merged "master is still read"
 
-# mlq import --git names the tree as the config does.
-"$MLQ" import --git "$R" master >/dev/null
-is "$("$MLQ" show --format json "$A" | jq -r '.commits[0].repo')" linux \
-    "import --git of a configured tree uses its name"
+# mlq import --git names the tree as the config does (a database of its
+# own: commits are stored once, under the name they first came with).
+MLQ_DB=$TMP/other.db "$MLQ" import "$TMP/a.mbox" >/dev/null
+(cd "$TMP" && MLQ_DB=$TMP/other.db "$MLQ" import --git linux master >/dev/null)
+is "$(MLQ_DB=$TMP/other.db "$MLQ" show --format json "$A" | jq -r '.commits[0].repo')" linux \
+    "import --git of a configured tree, by a relative path, uses its name"
+
+# since: older commits are not read, and the ref's cursor still moves.
+cat >"$MLQ_CONFIG" <<EOC
+[repo "later"]
+path = $R
+branch = master
+since = 2099-01-01
+EOC
+run_ok "--once with since in the future" "$MLQD" --once
+is "$(source_field later commits) $(source_field later cursor)" \
+    "0 master:$(g rev-parse master)" "nothing older than since is read"
+
 test_done
