@@ -135,16 +135,14 @@ static mailstream_low_driver tls_driver = {
 	.mailstream_interrupt_idle = tls_no_idle,
 };
 
-/* Why the handshake's certificate check failed, in words. */
-static void
-tls_cert_why(gnutls_session_t s, const char *host, char *why, size_t len)
+void
+tls_status_why(unsigned status, const char *who, char *why, size_t len)
 {
-	unsigned status = gnutls_session_get_verify_cert_status(s);
 	gnutls_datum_t txt = { NULL, 0 };
 
 	if (status & GNUTLS_CERT_UNEXPECTED_OWNER) {
 		tls_why(why, len, "%s: TLS certificate is not for this host name",
-		    host);
+		    who);
 		return;
 	}
 	if (gnutls_certificate_verification_status_print(status,
@@ -154,9 +152,17 @@ tls_cert_why(gnutls_session_t s, const char *host, char *why, size_t len)
 	while (txt.data != NULL && txt.size > 0 &&
 	    txt.data[txt.size - 1] == ' ')
 		txt.data[--txt.size] = '\0';
-	tls_why(why, len, "%s: TLS certificate not trusted: %s", host,
+	tls_why(why, len, "%s: TLS certificate not trusted: %s", who,
 	    txt.data != NULL ? (const char *)txt.data : "verification failed");
 	gnutls_free(txt.data);
+}
+
+/* Why the handshake's certificate check failed, in words. */
+static void
+tls_cert_why(gnutls_session_t s, const char *host, char *why, size_t len)
+{
+	tls_status_why(gnutls_session_get_verify_cert_status(s), host, why,
+	    len);
 }
 
 mailstream_low *
