@@ -76,6 +76,10 @@ cli_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
 	if (c->path == NULL || !c->found)
 		return mlq_err_set(err, MLQ_EINPUT,
 		    "digest: mailing needs a config file");
+	/* The helper's stderr is only read back on failure: said here. */
+	if (!c->digest.tls_verify)
+		fputs("mlq: warning: [digest] tls-verify = no: the mail "
+		      "server's certificate is not checked\n", stderr);
 	if ((rc = cli_helper_path("digest", HELPER, path, sizeof(path), err)) !=
 	    MLQ_OK)
 		return rc;

@@ -38,6 +38,17 @@ struct digest_job {
 	struct mlq_err err;
 };
 
+/* mlq_smtp_send, after a warning when the certificate goes unchecked. */
+static enum mlq_status
+digest_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
+    bool *retryable, struct mlq_err *err)
+{
+	if (!c->digest.tls_verify)
+		mlq_warnx("[digest] tls-verify = no: the mail server's "
+			  "certificate is not checked");
+	return mlq_smtp_send(c, mail, len, retryable, err);
+}
+
 static void *
 digest_thread(void *arg)
 {
@@ -48,7 +59,7 @@ digest_thread(void *arg)
 	mlq_err_clear(&j->err);
 	j->st = mlq_store_open(j->d->db_path, MLQ_STORE_WRITE, &st, &j->err);
 	if (j->st == MLQ_OK)
-		j->st = mlq_digest_send_due(st, j->conf, mlq_smtp_send,
+		j->st = mlq_digest_send_due(st, j->conf, digest_smtp_send,
 		    (int64_t)time(NULL), &j->ds, &j->err);
 	mlq_store_close(st);
 	while (write(j->pipe[1], &c, 1) == -1 && errno == EINTR)

@@ -28,6 +28,7 @@
 #include <libetpan/libetpan.h>
 
 #include "imap-tls.h"
+#include "util/log.h"
 
 struct tls_stream {
 	gnutls_session_t session;
@@ -166,8 +167,8 @@ tls_cert_why(gnutls_session_t s, const char *host, char *why, size_t len)
 }
 
 mailstream_low *
-imap_tls_open(int fd, const char *host, const char *ca, char *why,
-    size_t whylen)
+imap_tls_open(int fd, const char *host, const char *ca, bool verify,
+    char *why, size_t whylen)
 {
 	struct tls_stream *t;
 	mailstream_low *low;
@@ -205,7 +206,12 @@ imap_tls_open(int fd, const char *host, const char *ca, char *why,
 		tls_why(why, whylen, "%s: TLS: %s", host, gnutls_strerror(r));
 		goto fail;
 	}
-	gnutls_session_set_verify_cert(t->session, host, 0);
+	/* tls-verify = no: the caller said so in the log. */
+	if (verify)
+		gnutls_session_set_verify_cert(t->session, host, 0);
+	else
+		mlq_warnx("%s: tls-verify = no: the server's certificate is "
+			  "not checked", host);
 	gnutls_transport_set_int(t->session, fd);
 	do
 		r = gnutls_handshake(t->session);

@@ -2,6 +2,7 @@
 #ifndef MLQ_IMAP_TLS_H
 #define MLQ_IMAP_TLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,7 +15,7 @@
  * failure; fd is then still the caller's.
  */
 mailstream_low *imap_tls_open(int fd, const char *host, const char *ca,
-    char *why, size_t whylen);
+    bool verify, char *why, size_t whylen);
 /* "WHO: TLS certificate not trusted: WHY" from a GnuTLS verify status;
  * https shares it (libcurl's GnuTLS backend says only "failed"). */
 void tls_status_why(unsigned status, const char *who, char *why, size_t len);

@@ -55,6 +55,7 @@ struct source {
 	char *url_safe; /* redacted, for logs and mlq sources */
 	char *list;
 	char *tls_ca;
+	bool tls_verify; /* false: certificates unchecked, said at each connect */
 	char *user;
 	char **refs; /* a [repo]: the refs it follows; url is its path */
 	size_t nrefs;

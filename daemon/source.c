@@ -106,6 +106,7 @@ source_new(struct mlqd *d, const struct mlq_conf_source *cs,
 	src->url_safe = mlq_buf_detach(&b);
 	src->list = source_xstrdup(cs->list);
 	src->tls_ca = source_xstrdup(cs->tls_ca);
+	src->tls_verify = cs->tls_verify;
 	src->user = source_xstrdup(cs->user);
 	src->interval = cs->interval;
 	src->since = cs->since;
@@ -220,6 +221,7 @@ source_same(const struct source *src, const struct mlq_conf_source *cs)
 	return source_streq(src->url, cs->url) &&
 	    source_streq(src->list, cs->list) &&
 	    source_streq(src->tls_ca, cs->tls_ca) &&
+	    src->tls_verify == cs->tls_verify &&
 	    source_streq(src->user, cs->user) && src->since == cs->since;
 }
 

@@ -247,6 +247,12 @@ http_request(struct http *h, const char *url, bool post)
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, 120L);
 	if (src->tls_ca != NULL)
 		curl_easy_setopt(e, CURLOPT_CAINFO, src->tls_ca);
+	if (!src->tls_verify && strncmp(url, "https:", 6) == 0) {
+		mlq_warnx("source '%s': tls-verify = no: the server's "
+			  "certificate is not checked", src->name);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
 	if (post) {
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);

@@ -193,8 +193,8 @@ imap_tls_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 
 	if ((fd = imap_tcp_connect(im->host, im->port, why, whylen)) < 0)
 		return -1;
-	if ((low = imap_tls_open(fd, im->host, im->src->tls_ca, why,
-		 whylen)) == NULL) {
+	if ((low = imap_tls_open(fd, im->host, im->src->tls_ca,
+		 im->src->tls_verify, why, whylen)) == NULL) {
 		close(fd);
 		return -1;
 	}
@@ -222,7 +222,7 @@ imap_starttls(struct imap *im, mailimap *imap, char *why, size_t whylen)
 	}
 	plain = mailstream_get_low(imap->imap_stream);
 	if ((low = imap_tls_open(mailstream_low_get_fd(plain), im->host,
-		 im->src->tls_ca, why, whylen)) == NULL)
+		 im->src->tls_ca, im->src->tls_verify, why, whylen)) == NULL)
 		return MLQ_ENET;
 	/* The plain stream goes, its socket stays with the TLS one. */
 	mailstream_low_free(plain);

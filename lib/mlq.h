@@ -961,6 +961,7 @@ struct mlq_conf_source {
 	const char *url;  /* http(s)://, imap(s):// or a local path */
 	const char *list; /* list name recorded with its mail: 'list' or NAME */
 	const char *tls_ca; /* PEM file of trusted CAs; NULL: the system's */
+	bool tls_verify;    /* check the certificate; no: warn at each connect */
 	const char *user;   /* login; NULL: anonymous */
 	const char *link;   /* a message's URL, %s its Message-Id; NULL */
 	int64_t interval;   /* seconds between polls */
@@ -1004,6 +1005,7 @@ struct mlq_conf_digest {
 	const char *smtp_user; /* NULL when unset */
 	bool smtp_starttls;    /* for smtp://; default yes */
 	const char *tls_ca;    /* PEM file of trusted CAs; NULL: the system's */
+	bool tls_verify;       /* check the certificate; no: warn when sending */
 	const char *link;      /* a message's URL, %s its Message-Id; NULL */
 	int unreviewed_days;
 };

@@ -192,8 +192,9 @@ mlq_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
 	/* smtps:// is TLS from the start; smtp:// must upgrade unless told not. */
 	curl_easy_setopt(h, CURLOPT_USE_SSL,
 	    tls ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, dg->tls_verify ? 1L : 0L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, dg->tls_verify ? 2L : 0L);
+
 	if (dg->tls_ca != NULL)
 		curl_easy_setopt(h, CURLOPT_CAINFO, dg->tls_ca);
 	if (dg->smtp_user != NULL) {

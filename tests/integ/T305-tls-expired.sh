@@ -1,7 +1,8 @@
 #!/bin/sh
 # An expired certificate, trusted otherwise (it is its own tls-ca): over
 # https and over imaps the poll fails with one line that says so, in the
-# log and in mlq sources, and nothing is fetched.
+# log and in mlq sources, and nothing is fetched.  With tls-verify = no
+# the mail comes, and every connect says the certificate went unchecked.
 . "$top_srcdir/tests/lib/test-lib.sh"
 need openssl
 . "$top_srcdir/tests/lib/pi.sh"
@@ -72,4 +73,16 @@ for s in web imap; do
 done
 grep -v "^mlqd: " "$TMP/out" | sed 's/^/# stray: /'
 is "$(grep -vc "^mlqd: " "$TMP/out")" 0 "nothing outside the log"
+
+# tls-verify = no: fetched, and the log says so at each connect.
+sed -i 's/^tls-ca = .*/tls-verify = no/' "$MLQ_CONFIG"
+"$MLQD" --once >"$TMP/out" 2>&1
+is "$?" 0 "tls-verify = no: mlqd --once succeeds"
+is "$(stored_ids | wc -l)" 2 "and the mail is fetched"
+grep -q "^mlqd: source 'web': tls-verify = no: the server's certificate is not checked" "$TMP/out"
+ok $? "https: a warning"
+grep -q "^mlqd: 127.0.0.1: tls-verify = no: the server's certificate is not checked" "$TMP/out"
+ok $? "imaps: a warning"
+"$MLQ" config check >/dev/null
+ok $? "tls-verify is a key of [source]"
 test_done

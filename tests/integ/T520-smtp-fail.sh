@@ -150,4 +150,15 @@ case $(cat "$TMP/err") in
 esac
 is "$(smtp_count)" 4 "nothing sent"
 
+# tls-verify = no: an unknown certificate goes, with a warning each time.
+smtp_stop
+smtp_start store --smtpscert "$TMP/cert.pem" --smtpskey "$TMP/key.pem"
+conf "smtps://127.0.0.1:$SMTP_PORT" "maint@example.org" "tls-verify = no"
+"$MLQ" digest --since 2021-04-19 --until 2021-04-25 --send >"$TMP/out" 2>"$TMP/err"
+ok $? "smtps with tls-verify = no: sent"
+is "$(cat "$TMP/err")" "mlq: warning: [digest] tls-verify = no: the mail server's certificate is not checked" \
+    "with a warning"
+is "$(smtp_count)" 5 "delivered"
+smtp_stop
+
 test_done
