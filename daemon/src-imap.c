@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <sys/socket.h>
+
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,12 @@
 #define IMAP_BATCH_BYTES (16u * 1024 * 1024)
 /* Seconds a blocked network call may take. */
 #define IMAP_TIMEOUT 60
+/*
+ * Seconds a stopped poll may take to end by itself.  After that its
+ * socket is shut down: a server that keeps talking restarts libetpan's
+ * read timeout with every line, and would hold a stop for good.
+ */
+#define IMAP_STOP_GRACE 5
 
 struct imap_msg {
 	char *data;
@@ -84,8 +92,10 @@ struct imap {
 	bool running;
 	atomic_bool stop;
 
-	/* the loop's answer to a batch */
+	/* the loop's answer to a batch; sock is guarded by it too */
 	pthread_mutex_t lock;
+	int sock;	     /* the session's socket while one is open, or -1 */
+	struct event *grace; /* a stop's deadline */
 	pthread_cond_t cond;
 	bool acked;
 	enum mlq_status ack;
@@ -230,6 +240,15 @@ imap_starttls(struct imap *im, mailimap *imap, char *why, size_t whylen)
 	return MLQ_OK;
 }
 
+/* What a stop may shut down; -1 before the session's socket closes. */
+static void
+imap_sock_set(struct imap *im, int fd)
+{
+	pthread_mutex_lock(&im->lock);
+	im->sock = fd;
+	pthread_mutex_unlock(&im->lock);
+}
+
 static enum mlq_status
 imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 {
@@ -243,6 +262,9 @@ imap_connect(struct imap *im, mailimap *imap, char *why, size_t whylen)
 		r = mailimap_socket_connect(imap, im->host, im->port);
 	if (r == -1)
 		return MLQ_ENET; /* why is said */
+	if (imap->imap_stream != NULL)
+		imap_sock_set(im, mailstream_low_get_fd(
+				      mailstream_get_low(imap->imap_stream)));
 	if (r != MAILIMAP_NO_ERROR && r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
 		imap_why(why, whylen, "%s:%u: %s", im->host, im->port,
@@ -681,6 +703,7 @@ imap_worker(void *arg)
 		r->idled = im->idled;
 		if (imap->imap_stream != NULL)
 			mailimap_logout(imap);
+		imap_sock_set(im, -1);
 		mailimap_free(imap);
 	}
 	imap_report_send(im, r);
@@ -744,6 +767,7 @@ imap_on_report(evutil_socket_t fd, short kind, void *arg)
 	}
 	pthread_join(im->thread, NULL);
 	im->running = false;
+	evtimer_del(im->grace);
 	if (im->password != NULL) {
 		mlq_conf_secret_free(im->password);
 		im->password = NULL;
@@ -813,9 +837,29 @@ static void
 imap_stop(struct source *src)
 {
 	struct imap *im = src->drv;
+	struct timeval tv = { IMAP_STOP_GRACE, 0 };
 
 	/* The worker stops at its next batch; its DONE ends the poll. */
 	atomic_store(&im->stop, true);
+	evtimer_add(im->grace, &tv);
+}
+
+/* A stopped poll still running: its socket is cut under it. */
+static void
+imap_on_grace(evutil_socket_t fd, short kind, void *arg)
+{
+	struct imap *im = arg;
+	bool cut = false;
+
+	pthread_mutex_lock(&im->lock);
+	if (im->running && im->sock >= 0) {
+		shutdown(im->sock, SHUT_RDWR);
+		cut = true;
+	}
+	pthread_mutex_unlock(&im->lock);
+	if (cut)
+		mlq_warnx("source '%s': still busy %ds after the stop; its "
+			  "connection is cut", im->src->name, IMAP_STOP_GRACE);
 }
 
 static enum mlq_status
@@ -828,6 +872,7 @@ imap_start(struct source *src, struct mlq_err *err)
 		mlq_fatal("calloc");
 	im->src = src;
 	im->pipe[0] = im->pipe[1] = -1;
+	im->sock = -1;
 	if ((st = wire_imap_url(src->url, &im->tls, im->host, sizeof(im->host),
 		 &im->port, im->mailbox, sizeof(im->mailbox), err)) != MLQ_OK) {
 		free(im);
@@ -840,7 +885,8 @@ imap_start(struct source *src, struct mlq_err *err)
 	pthread_cond_init(&im->cond, NULL);
 	im->ev = event_new(src->d->base, im->pipe[0], EV_READ | EV_PERSIST,
 	    imap_on_report, im);
-	if (im->ev == NULL || event_add(im->ev, NULL) != 0)
+	if (im->ev == NULL || event_add(im->ev, NULL) != 0 ||
+	    (im->grace = evtimer_new(src->d->base, imap_on_grace, im)) == NULL)
 		mlq_fatalx("event_new");
 	src->drv = im;
 	return MLQ_OK;
@@ -856,6 +902,7 @@ imap_free(struct source *src)
 	/* Only called between polls: no worker is running. */
 	assert(!im->running);
 	event_free(im->ev);
+	event_free(im->grace);
 	close(im->pipe[0]);
 	close(im->pipe[1]);
 	pthread_mutex_destroy(&im->lock);
