@@ -121,43 +121,31 @@ json_commit(const struct mlq_commit_row *r, void *arg)
 	return 0;
 }
 
-static int
-json_tree_fix(const struct mlq_commit_row *r, void *arg)
-{
-	struct out_json *j = arg;
-	char when[32];
-
-	if (r->fixed_by == NULL)
-		return 0;
-	json_obj_begin(j);
-	json_key(j, "id");
-	json_str(j, r->fixed_by);
-	json_key(j, "fixes");
-	json_str(j, r->oid);
-	json_key(j, "date");
-	mlq_date_format_rfc3339(r->fixed_date, when, sizeof(when));
-	json_str(j, when);
-	json_obj_end(j);
-	return 0;
-}
+/* A tree commit that reverts or fixes the posting's commit. */
+struct tree_after {
+	struct out_json *j;
+	bool fixes; /* else reverts */
+};
 
 static int
-json_tree_revert(const struct mlq_commit_row *r, void *arg)
+json_tree_after(const struct mlq_commit_row *r, void *arg)
 {
-	struct out_json *j = arg;
+	const struct tree_after *ta = arg;
+	const char *id = ta->fixes ? r->fixed_by : r->reverted_by;
 	char when[32];
 
-	if (r->reverted_by == NULL)
+	if (id == NULL)
 		return 0;
-	json_obj_begin(j);
-	json_key(j, "id");
-	json_str(j, r->reverted_by);
-	json_key(j, "reverts");
-	json_str(j, r->oid);
-	json_key(j, "date");
-	mlq_date_format_rfc3339(r->reverted_date, when, sizeof(when));
-	json_str(j, when);
-	json_obj_end(j);
+	json_obj_begin(ta->j);
+	json_key(ta->j, "id");
+	json_str(ta->j, id);
+	json_key(ta->j, ta->fixes ? "fixes" : "reverts");
+	json_str(ta->j, r->oid);
+	json_key(ta->j, "date");
+	mlq_date_format_rfc3339(ta->fixes ? r->fixed_date : r->reverted_date,
+	    when, sizeof(when));
+	json_str(ta->j, when);
+	json_obj_end(ta->j);
 	return 0;
 }
 
@@ -367,6 +355,7 @@ show_json(struct show *s, const struct tree *t, int self)
 	const struct mlq_hit *h = &t->n[self].hit;
 	struct out_json *j = &s->j;
 	struct ev_filter f;
+	struct tree_after ta;
 	int p;
 	size_t i;
 
@@ -459,11 +448,14 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_arr_end(j);
 	json_key(j, "reverted_in_tree");
 	json_arr_begin(j);
-	mlq_store_commits_of(s->st, h->id, json_tree_revert, j, &s->err);
+	ta.j = j;
+	ta.fixes = false;
+	mlq_store_commits_of(s->st, h->id, json_tree_after, &ta, &s->err);
 	json_arr_end(j);
 	json_key(j, "fixed_in_tree");
 	json_arr_begin(j);
-	mlq_store_commits_of(s->st, h->id, json_tree_fix, j, &s->err);
+	ta.fixes = true;
+	mlq_store_commits_of(s->st, h->id, json_tree_after, &ta, &s->err);
 	json_arr_end(j);
 	json_key(j, "fixes");
 	json_arr_begin(j);

@@ -84,13 +84,29 @@ source_free(struct source *src)
 	free(src);
 }
 
+/* The timer and the driver of a source filled in; freed on failure. */
+static enum mlq_status
+source_ready(struct source *src, struct source **out, struct mlq_err *err)
+{
+	enum mlq_status st;
+
+	if ((src->timer = evtimer_new(src->d->base, source_on_timer, src)) ==
+	    NULL)
+		mlq_fatalx("evtimer_new");
+	if ((st = src->ops->start(src, err)) != MLQ_OK) {
+		source_free(src);
+		return st;
+	}
+	*out = src;
+	return MLQ_OK;
+}
+
 static enum mlq_status
 source_new(struct mlqd *d, const struct mlq_conf_source *cs,
     struct source **out, struct mlq_err *err)
 {
 	struct source *src;
 	struct mlq_buf b;
-	enum mlq_status st;
 
 	if ((src = calloc(1, sizeof(*src))) == NULL)
 		mlq_fatal("calloc");
@@ -111,14 +127,7 @@ source_new(struct mlqd *d, const struct mlq_conf_source *cs,
 	src->interval = cs->interval;
 	src->since = cs->since;
 	src->remote = cs->remote;
-	if ((src->timer = evtimer_new(d->base, source_on_timer, src)) == NULL)
-		mlq_fatalx("evtimer_new");
-	if ((st = src->ops->start(src, err)) != MLQ_OK) {
-		source_free(src);
-		return st;
-	}
-	*out = src;
-	return MLQ_OK;
+	return source_ready(src, out, err);
 }
 
 /* A [repo]: a source whose url is the tree's path and polls its refs. */
@@ -127,7 +136,6 @@ source_new_repo(struct mlqd *d, const struct mlq_conf_repo *cr,
     struct source **out, struct mlq_err *err)
 {
 	struct source *src;
-	enum mlq_status st;
 	size_t i;
 
 	if ((src = calloc(1, sizeof(*src))) == NULL ||
@@ -143,14 +151,7 @@ source_new_repo(struct mlqd *d, const struct mlq_conf_repo *cr,
 		src->refs[src->nrefs++] = source_xstrdup(cr->branches[i]);
 	src->interval = cr->interval;
 	src->since = cr->since;
-	if ((src->timer = evtimer_new(d->base, source_on_timer, src)) == NULL)
-		mlq_fatalx("evtimer_new");
-	if ((st = src->ops->start(src, err)) != MLQ_OK) {
-		source_free(src);
-		return st;
-	}
-	*out = src;
-	return MLQ_OK;
+	return source_ready(src, out, err);
 }
 
 /* First poll: at once under --once, else within a few seconds. */

@@ -196,14 +196,15 @@ by_title(struct mlq_store *st, int64_t commit, int64_t *msg,
 	    " AND c.cdate ORDER BY m.date DESC LIMIT 1", commit, msg, err);
 }
 
-/* A revert or Fixes: posting naming the commit now finds its posting. */
+/* Commit row id's hex id into oid; "" when there is no such row. */
 static enum mlq_status
-commit_named(struct mlq_store *st, int64_t commit, struct mlq_err *err)
+commit_oid(struct mlq_store *st, int64_t commit, char oid[65],
+    struct mlq_err *err)
 {
 	sqlite3_stmt *s;
-	char oid[65];
 	int step;
 
+	oid[0] = '\0';
 	s = mlq__store_stmt(st, S_GIT_OID, "SELECT oid FROM gcommit WHERE id = ?",
 	    err);
 	if (s == NULL)
@@ -211,11 +212,34 @@ commit_named(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 	sqlite3_bind_int64(s, 1, commit);
 	step = sqlite3_step(s);
 	if (step == SQLITE_ROW)
-		snprintf(oid, sizeof(oid), "%s", mlq__store_col_text(s, 0));
+		snprintf(oid, 65, "%s", mlq__store_col_text(s, 0));
 	sqlite3_reset(s);
-	if (step != SQLITE_ROW)
-		return step == SQLITE_DONE ? MLQ_OK :
-					     mlq__store_fail(st, err, "find commit");
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find commit");
+	return MLQ_OK;
+}
+
+/* Each row's first column, a posting, is derived again. */
+static enum mlq_status
+dirty_rows(struct mlq_store *st, sqlite3_stmt *s, const char *what,
+    struct mlq_err *err)
+{
+	int step;
+
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		mlq__review_dirty(st, sqlite3_column_int64(s, 0));
+	return mlq__store_rows_done(st, s, step, err, what);
+}
+
+/* A revert or Fixes: posting naming the commit now finds its posting. */
+static enum mlq_status
+commit_named(struct mlq_store *st, int64_t commit, struct mlq_err *err)
+{
+	enum mlq_status rc;
+	char oid[65];
+
+	if ((rc = commit_oid(st, commit, oid, err)) != MLQ_OK || oid[0] == '\0')
+		return rc;
 	return mlq__review_commit_named(st, oid, err);
 }
 
@@ -369,10 +393,7 @@ mlq_store_link_commits(struct mlq_store *st, uint64_t *linked,
 		if (s == NULL)
 			return MLQ_EDB;
 		sqlite3_bind_int64(s, 1, c_upto);
-		while ((step = sqlite3_step(s)) == SQLITE_ROW)
-			mlq__review_dirty(st, sqlite3_column_int64(s, 0));
-		if ((rc = mlq__store_rows_done(st, s, step, err,
-			 "read reverts")) != MLQ_OK)
+		if ((rc = dirty_rows(st, s, "read reverts", err)) != MLQ_OK)
 			return rc;
 	}
 	if (have && c_max == c_upto && m_max == m_upto)
@@ -406,7 +427,6 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 	enum mlq_status rc;
 	char oid[65];
 	size_t i;
-	int step;
 
 	/* Its postings, and those of what it reverted. */
 	s = mlq__store_stmt(st, S_GIT_DROP_DIRTY,
@@ -416,21 +436,9 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, commit);
-	while ((step = sqlite3_step(s)) == SQLITE_ROW)
-		mlq__review_dirty(st, sqlite3_column_int64(s, 0));
-	if ((rc = mlq__store_rows_done(st, s, step, err, "drop commit")) !=
-	    MLQ_OK)
+	if ((rc = dirty_rows(st, s, "drop commit", err)) != MLQ_OK ||
+	    (rc = commit_oid(st, commit, oid, err)) != MLQ_OK)
 		return rc;
-	s = mlq__store_stmt(st, S_GIT_OID, "SELECT oid FROM gcommit WHERE id = ?",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, commit);
-	step = sqlite3_step(s);
-	oid[0] = '\0';
-	if (step == SQLITE_ROW)
-		snprintf(oid, sizeof(oid), "%s", mlq__store_col_text(s, 0));
-	sqlite3_reset(s);
 	for (i = 0; i < MLQ__ARRAY_SIZE(del); i++) {
 		s = mlq__store_stmt(st, (enum store_stmt)(S_GIT_DROP_0 + i),
 		    del[i], err);

@@ -423,44 +423,44 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 	mlq_buf_init(&keep);
 	mlq_buf_init(&hi);
 	if (commit != NULL && *commit != '\0') {
-		/* Every id extending the prefix sorts in [commit, commit "g"). */
+		/* Every id extending the prefix sorts in [commit, commit "g"):
+		 * a posting's own format-patch id, then a followed tree's
+		 * commit and the posting it carries. */
+		static const struct {
+			enum store_stmt slot;
+			const char *sql;
+		} by[] = {
+			{ S_RV_BY_COMMIT, CAND_COLS "WHERE commit_id >= ?1 AND "
+						    "commit_id < ?2 AND kind > 0 "
+						    "AND id <> ?3" },
+			{ S_RV_BY_TREE,
+			    CAND_COLS "WHERE id IN (SELECT k.msg FROM gcommit c "
+				      "JOIN merged k ON k.commit_id = c.id "
+				      "WHERE c.oid >= ?1 AND c.oid < ?2) "
+				      "AND kind > 0 AND id <> ?3" },
+		};
+		size_t i;
+
 		mlq_buf_addstr(&hi, commit);
 		mlq_buf_addch(&hi, 'g');
-		s = mlq__store_stmt(st, S_RV_BY_COMMIT,
-		    CAND_COLS "WHERE commit_id >= ? AND commit_id < ? "
-			      "AND kind > 0 AND id <> ?",
-		    err);
-		if (s == NULL || hi.oom) {
-			rc = s == NULL
-			    ? MLQ_EDB
-			    : mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+		if (hi.oom) {
+			rc = mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 			goto out;
 		}
-		mlq__store_bind_text(s, 1, commit);
-		mlq__store_bind_text(s, 2, hi.data);
-		sqlite3_bind_int64(s, 3, src);
-		if ((rc = best_of(st, s, src_ok, src_date, &keep, out, err)) !=
-			MLQ_OK ||
-		    *out != 0)
-			goto out;
-		/* A commit of a followed tree: the posting it carries. */
-		s = mlq__store_stmt(st, S_RV_BY_TREE,
-		    CAND_COLS "WHERE id IN (SELECT k.msg FROM gcommit c "
-			      "JOIN merged k ON k.commit_id = c.id "
-			      "WHERE c.oid >= ? AND c.oid < ?) "
-			      "AND kind > 0 AND id <> ?",
-		    err);
-		if (s == NULL) {
-			rc = MLQ_EDB;
-			goto out;
+		for (i = 0; i < MLQ__ARRAY_SIZE(by); i++) {
+			if ((s = mlq__store_stmt(st, by[i].slot, by[i].sql,
+				 err)) == NULL) {
+				rc = MLQ_EDB;
+				goto out;
+			}
+			mlq__store_bind_text(s, 1, commit);
+			mlq__store_bind_text(s, 2, hi.data);
+			sqlite3_bind_int64(s, 3, src);
+			if ((rc = best_of(st, s, src_ok, src_date, &keep, out,
+				 err)) != MLQ_OK ||
+			    *out != 0)
+				goto out;
 		}
-		mlq__store_bind_text(s, 1, commit);
-		mlq__store_bind_text(s, 2, hi.data);
-		sqlite3_bind_int64(s, 3, src);
-		if ((rc = best_of(st, s, src_ok, src_date, &keep, out, err)) !=
-			MLQ_OK ||
-		    *out != 0)
-			goto out;
 	}
 	if (*norm == '\0')
 		goto out;
@@ -695,6 +695,28 @@ naming_moves(const struct title_memo *memo, const struct cand *self,
 	return b == NULL || cand_better(self, b, r->date_ok, r->date);
 }
 
+/* The references that name commit (by a prefix of it), added to *v. */
+static enum mlq_status
+naming_commit(struct mlq_store *st, int64_t self, const char *commit,
+    struct naming **v, size_t *n, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	char ckey[CKEY_LEN + 1];
+
+	if (strlen(commit) < CKEY_LEN)
+		return MLQ_OK;
+	memcpy(ckey, commit, CKEY_LEN);
+	ckey[CKEY_LEN] = '\0';
+	s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
+	    "SELECT msg, kind, commit_id, date FROM ref "
+	    "WHERE ckey = ? AND ckey IS NOT NULL",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_text(s, 1, ckey, -1, SQLITE_TRANSIENT);
+	return collect_naming(st, s, self, commit, true, v, n, err);
+}
+
 /* Reverts and fixes stored earlier that name the new submission. */
 static enum mlq_status
 resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
@@ -705,7 +727,6 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 	size_t n = 0, i, j;
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
-	char ckey[CKEY_LEN + 1];
 	const struct cand *self = NULL; /* NULL: every reference re-resolved */
 
 	if (*norm != '\0') {
@@ -718,21 +739,8 @@ resolve_naming(struct mlq_store *st, int64_t id, const char *norm,
 		mlq__store_bind_text(s, 1, norm);
 		rc = collect_naming(st, s, id, commit, false, &v, &n, err);
 	}
-	if (rc == MLQ_OK && commit != NULL && strlen(commit) >= CKEY_LEN) {
-		memcpy(ckey, commit, CKEY_LEN);
-		ckey[CKEY_LEN] = '\0';
-		s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
-		    "SELECT msg, kind, commit_id, date FROM ref "
-		    "WHERE ckey = ? AND ckey IS NOT NULL",
-		    err);
-		if (s == NULL)
-			rc = MLQ_EDB;
-		else {
-			sqlite3_bind_text(s, 1, ckey, -1, SQLITE_TRANSIENT);
-			rc = collect_naming(st, s, id, commit, true, &v, &n,
-			    err);
-		}
-	}
+	if (rc == MLQ_OK && commit != NULL)
+		rc = naming_commit(st, id, commit, &v, &n, err);
 	/* One entry per (src, kind), by title only if every row was. */
 	for (i = 0; i < n; i++)
 		for (j = 0; j < i; j++)
@@ -768,22 +776,9 @@ mlq__review_commit_named(struct mlq_store *st, const char *oid,
 {
 	struct naming *v = NULL;
 	size_t n = 0, i;
-	sqlite3_stmt *s;
 	enum mlq_status rc;
-	char ckey[CKEY_LEN + 1];
 
-	if (strlen(oid) < CKEY_LEN)
-		return MLQ_OK;
-	memcpy(ckey, oid, CKEY_LEN);
-	ckey[CKEY_LEN] = '\0';
-	s = mlq__store_stmt(st, S_RV_NAMING_COMMIT,
-	    "SELECT msg, kind, commit_id, date FROM ref "
-	    "WHERE ckey = ? AND ckey IS NOT NULL",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_text(s, 1, ckey, -1, SQLITE_TRANSIENT);
-	rc = collect_naming(st, s, 0, oid, true, &v, &n, err);
+	rc = naming_commit(st, 0, oid, &v, &n, err);
 	for (i = 0; rc == MLQ_OK && i < n; i++)
 		rc = resolve(st, v[i].src, v[i].kind, NULL, err);
 	free(v);
