@@ -97,13 +97,31 @@ text_commit(const struct mlq_commit_row *r, void *arg)
 	return 0;
 }
 
+/* "reverts:  6f8b0c2d1e3a in master (2021-01-18): the commit's title" */
 static int
-json_commit(const struct mlq_commit_row *r, void *arg)
+text_named(const struct mlq_commit_row *r, void *arg)
 {
-	struct out_json *j = arg;
+	char day[32];
+
+	(void)arg;
+	printf("reverts:  %.12s", r->oid);
+	if (r->refs != NULL) {
+		fputs(" in ", stdout);
+		out_safe(stdout, r->refs);
+	}
+	mlq_date_format_rfc3339(r->date, day, sizeof(day));
+	printf(" (%.10s): ", day);
+	out_safe(stdout, r->subject);
+	fputc('\n', stdout);
+	return 0;
+}
+
+/* A commit's "id", "repo", "ref", "date" and "subject". */
+static void
+json_commit_fields(struct out_json *j, const struct mlq_commit_row *r)
+{
 	char when[32];
 
-	json_obj_begin(j);
 	json_key(j, "id");
 	json_str(j, r->oid);
 	json_key(j, "repo");
@@ -115,8 +133,29 @@ json_commit(const struct mlq_commit_row *r, void *arg)
 	json_str(j, when);
 	json_key(j, "subject");
 	json_str(j, r->subject);
+}
+
+static int
+json_commit(const struct mlq_commit_row *r, void *arg)
+{
+	struct out_json *j = arg;
+
+	json_obj_begin(j);
+	json_commit_fields(j, r);
 	json_key(j, "how");
 	json_str(j, mlq_merged_how(r->how));
+	json_obj_end(j);
+	return 0;
+}
+
+/* A tree commit the posting names by id (a revert's original). */
+static int
+json_named(const struct mlq_commit_row *r, void *arg)
+{
+	struct out_json *j = arg;
+
+	json_obj_begin(j);
+	json_commit_fields(j, r);
 	json_obj_end(j);
 	return 0;
 }
@@ -435,6 +474,11 @@ show_json(struct show *s, const struct tree *t, int self)
 	json_key(j, "reverts");
 	json_arr_begin(j);
 	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, false, json_link, j,
+	    &s->err);
+	json_arr_end(j);
+	json_key(j, "reverts_commit");
+	json_arr_begin(j);
+	mlq_store_commits_named(s->st, h->id, MLQ_LINK_REVERT, json_named, j,
 	    &s->err);
 	json_arr_end(j);
 	json_key(j, "fixed_by");
@@ -872,6 +916,8 @@ show_text(struct show *s, const struct tree *t, int self)
 	l.label = "reverts:";
 	mlq_store_links(s->st, h->id, MLQ_LINK_REVERT, false, hdr_link, &l,
 	    &s->err);
+	mlq_store_commits_named(s->st, h->id, MLQ_LINK_REVERT, text_named,
+	    NULL, &s->err);
 	memset(&l, 0, sizeof(l));
 	l.label = "fixes:";
 	mlq_store_links(s->st, h->id, MLQ_LINK_FIXES, false, hdr_link, &l,

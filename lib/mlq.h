@@ -578,6 +578,13 @@ typedef int (*mlq_commit_row_fn)(const struct mlq_commit_row *r, void *arg);
 /* The commits carrying posting msg (its row id), oldest first. */
 enum mlq_status mlq_store_commits_of(struct mlq_store *st, int64_t msg,
     mlq_commit_row_fn fn, void *arg, struct mlq_err *err);
+/*
+ * The tree commits a posting names by id in its "This reverts commit ID"
+ * (kind MLQ_LINK_REVERT) or Fixes: lines (MLQ_LINK_FIXES); in r only
+ * oid, repo, refs, date and subject are set.
+ */
+enum mlq_status mlq_store_commits_named(struct mlq_store *st, int64_t msg,
+    int kind, mlq_commit_row_fn fn, void *arg, struct mlq_err *err);
 /* The Message-Id of the posting the commit whose id starts with prefix
  * carries, into msgid; MLQ_NOTFOUND if none, MLQ_EINPUT if ambiguous. */
 enum mlq_status mlq_store_commit_posting(struct mlq_store *st,

@@ -551,6 +551,40 @@ mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
 }
 
 enum mlq_status
+mlq_store_commits_named(struct mlq_store *st, int64_t msg, int kind,
+    mlq_commit_row_fn fn, void *arg, struct mlq_err *err)
+{
+	struct mlq_commit_row r;
+	sqlite3_stmt *s;
+	int step;
+
+	s = mlq__store_stmt(st, S_GIT_NAMED_BY,
+	    "SELECT DISTINCT c.oid, c.repo, c.cdate, c.subject, "
+	    "(SELECT group_concat(ref, ' ') FROM gcommit_ref WHERE "
+	    "commit_id = c.id) FROM ref f JOIN gcommit c "
+	    "ON c.oid >= f.commit_id AND c.oid < f.commit_id || 'g' "
+	    "WHERE f.msg = ? AND f.kind = ? AND f.commit_id IS NOT NULL "
+	    "ORDER BY c.cdate, c.oid", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, msg);
+	sqlite3_bind_int(s, 2, kind);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&r, 0, sizeof(r));
+		r.oid = mlq__store_col_text(s, 0);
+		r.repo = mlq__store_col_text(s, 1);
+		r.date = sqlite3_column_int64(s, 2);
+		r.subject = mlq__store_col_text(s, 3);
+		r.refs = mlq__store_col_text(s, 4);
+		if (fn(&r, arg) != 0) {
+			sqlite3_reset(s);
+			return MLQ_OK;
+		}
+	}
+	return mlq__store_rows_done(st, s, step, err, "read commits");
+}
+
+enum mlq_status
 mlq_store_commit_posting(struct mlq_store *st, const char *prefix,
     struct mlq_buf *msgid, struct mlq_err *err)
 {

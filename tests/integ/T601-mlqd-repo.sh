@@ -133,7 +133,7 @@ E=$(post e)
 g cherry-pick t-e >/dev/null
 g checkout -qb rev-e
 g revert --no-edit HEAD >/dev/null
-g format-patch -q -1 -o "$TMP/rev-e"
+g format-patch -q --thread -1 -o "$TMP/rev-e"
 g checkout -q master
 { echo "From mlq@test Thu Jan  1 00:00:00 1970"
   sed -e 1d -e 's/^Subject: .*/Subject: [PATCH] f: leave e alone/' "$TMP"/rev-e/*.patch
@@ -144,6 +144,11 @@ ok $? "the revert names the commit"
 is "$(status "$E")" pending "before the tree is read, nothing says what it reverts"
 run_ok "--once reads e's commit" "$MLQD" --once
 is "$(status "$E")" reverted "then the revert reaches the posting through the commit"
+REV=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP/rev-e.mbox")
+is "$("$MLQ" show --format json "$REV" | jq -r '"\(.reverts[0].message_id) \(.reverts_commit[0].id) \(.reverts_commit[0].ref)"')" \
+    "$E $(g rev-parse master) master" "show: the revert names the posting and the commit"
+"$MLQ" show "$REV" | grep -q "^reverts:  $(g rev-parse --short=12 master) in master (.*): f: initialize e$"
+ok $? "in text too"
 
 # "Applied as ID" in a plain reply: the commit, edited and retitled on
 # the way in (no patch id, no title to match), is found by that id.
