@@ -2297,6 +2297,15 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		 * changes of him; of an unseen submitter whose name the
 		 * thread does not give, a greeting tells nothing. */
 		greeted = n->greeted;
+		/* Greeting the reviewer it answers ("Hi Laurent," to
+		 * Laurent's review): the mail argues with him, whoever
+		 * the submitter is. */
+		if (greeted != NULL && n->up >= 0 && t->n[n->up].id != 0 &&
+		    t->n[n->up].kind == 0 &&
+		    (t->n[n->up].own & (MLQ_TAG_CHANGES | MLQ_TAG_QUESTION)) &&
+		    is_author(greeted, &t->n[n->up]) && !is_author(greeted, s))
+			n->tags &= ~(unsigned)(MLQ_TAG_CHANGES |
+			    MLQ_TAG_QUESTION);
 		if (s == &unseen && *unseen.name == '\0' && greeted != NULL &&
 		    !is_author(greeted, s))
 			greeted = NULL;
