@@ -1747,6 +1747,7 @@ struct rv_node {
 	const char *asked; /* the sentence of its question */
 	bool by_name;	   /* ... put to someone by name: "Bruce, any ...?" */
 	const char *greeted; /* the name its first line greets ("Hi Tony,") */
+	bool asks_you; /* its change request speaks to "you" ("can you") */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1847,7 +1848,10 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    MLQ__RULE_QUESTION_TO_NAME "'), "
 	    "(SELECT line FROM evidence WHERE msg = msg.id AND rule = '"
 	    MLQ__RULE_GREETING "'), "
-	    "instr(upper(subject), '[PATCH') + instr(upper(subject), '[RFC') "
+	    "instr(upper(subject), '[PATCH') + instr(upper(subject), '[RFC'), "
+	    "(SELECT rule IN ('changes-can-you', 'changes-you-should', "
+	    "'changes-please', 'changes-please-do', 'changes-ask-you') "
+	    "FROM evidence WHERE msg = msg.id AND tag = 32) "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1881,6 +1885,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->by_name = sqlite3_column_int(s, 17) != 0;
 		n->greeted = adup(t->a, s, 18);
 		n->patch_subject = sqlite3_column_int(s, 19) != 0;
+		n->asks_you = sqlite3_column_int(s, 20) != 0;
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
@@ -2306,6 +2311,13 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		    is_author(greeted, &t->n[n->up]) && !is_author(greeted, s))
 			n->tags &= ~(unsigned)(MLQ_TAG_CHANGES |
 			    MLQ_TAG_QUESTION);
+		/* "Can you ..." to a third person it answers (the list's
+		 * maintainer, another reviewer) is asked of him. */
+		if (n->asks_you && greeted == NULL && n->up >= 0 &&
+		    t->n[n->up].id != 0 && t->n[n->up].kind == 0 &&
+		    !same_person(&t->n[n->up], s) &&
+		    !same_person(&t->n[n->up], n))
+			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
 		if (s == &unseen && *unseen.name == '\0' && greeted != NULL &&
 		    !is_author(greeted, s))
 			greeted = NULL;
