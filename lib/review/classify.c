@@ -719,6 +719,9 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		"@change",
 		"can|could|would|will you|someone|anyone please|kindly? "
 		"take|pick|apply|queue|merge|pull|route",
+		/* "Do you prefer to take this to your tree?": routing, put
+		 * to a maintainer */
+		"your tree|trees|branch|queue|repo|repository",
 		/* "..., seriously?": disbelief, not a question */
 		"^ seriously|really|srsly|huh|wow|what $",
 		/* "what am I supposed to think of this?": the writer's own

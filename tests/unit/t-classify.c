@@ -100,6 +100,9 @@ static const struct ccase cases[] = {
 	{ "Does this work with lockdep (CONFIG_PROVE_LOCKING)?\n", false, QUES,
 	    "question-mark" },
 	{ "Dave, can you take this through net?\n", false, 0, NULL },
+	{ "Do you prefer to take this to your tree still, or should I pick it "
+	  "up later?\n", false, 0, NULL },
+	{ "Is this in your branch already?\n", false, 0, NULL },
 	/* changes-requested */
 	{ "Please fix the typo and resend.\n", false, CHG, "changes-please" },
 	{ "Please send a v2 with the typo fixed.\n", true, 0, NULL },
