@@ -84,6 +84,10 @@ cmd_status_exec(struct cli *cli, int argc, char **argv)
 		json_int(&j, c.lists);
 		json_key(&j, "sources");
 		json_int(&j, c.sources);
+		json_key(&j, "commits");
+		json_int(&j, c.commits);
+		json_key(&j, "merged");
+		json_int(&j, c.merged);
 		json_key(&j, "daemon_pid");
 		if (pid)
 			json_int(&j, pid);
@@ -103,6 +107,9 @@ cmd_status_exec(struct cli *cli, int argc, char **argv)
 	    (long long)c.ghosts);
 	printf("lists:       %lld\n", (long long)c.lists);
 	printf("sources:     %lld\n", (long long)c.sources);
+	if (c.commits > 0)
+		printf("commits:     %lld (%lld postings merged)\n",
+		    (long long)c.commits, (long long)c.merged);
 	if (pid)
 		printf("daemon:      running (pid %ld)\n", pid);
 	else

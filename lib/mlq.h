@@ -769,6 +769,7 @@ enum mlq_status mlq_store_first_review(struct mlq_store *st, int64_t id,
 /* Counts for `mlq status`. */
 struct mlq_store_counts {
 	int64_t messages, submissions, threads, ghosts, lists, sources;
+	int64_t commits, merged; /* of followed trees; postings they carry */
 	int64_t db_bytes;
 };
 enum mlq_status mlq_store_counts(struct mlq_store *st,

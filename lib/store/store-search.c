@@ -754,6 +754,9 @@ mlq_store_counts(struct mlq_store *st, struct mlq_store_counts *out,
 	out->ghosts = count_of(st, "SELECT count(*) FROM ghost", NULL);
 	out->lists = count_of(st, "SELECT count(*) FROM list", NULL);
 	out->sources = count_of(st, "SELECT count(*) FROM source", NULL);
+	out->commits = count_of(st, "SELECT count(*) FROM gcommit", NULL);
+	out->merged = count_of(st, "SELECT count(DISTINCT msg) FROM merged",
+	    NULL);
 	/* The index and the mail, each with what its WAL holds. */
 	out->db_bytes = 0;
 	for (i = 0; path != NULL && i < MLQ__ARRAY_SIZE(files); i++)

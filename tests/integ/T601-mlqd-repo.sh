@@ -98,6 +98,9 @@ is "$(status "$B")" pending "and b, dropped, is not"
 is "$(status "$C")" pending "nor c"
 test_cleanup_pid "$MLQD_PID"
 
+is "$("$MLQ" status --format json | jq -r '"\(.commits) \(.merged)"')" "2 1" \
+    "mlq status counts the commits read and the postings merged"
+
 # The digest: the ref's commits of the week, and the posting nobody
 # reviewed that went in.
 "$MLQ" digest --format json >"$TMP/digest.json"
