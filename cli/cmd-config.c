@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,24 @@ report(const char *msg, void *arg)
 	fputc('\n', stderr);
 }
 
+/* The trees of [repo] through git: errors counted, UINT_MAX on failure. */
+static unsigned
+check_repos(const char *path)
+{
+	struct mlq_conf *c = NULL;
+	struct mlq_err err;
+	unsigned n;
+
+	mlq_err_clear(&err);
+	if (mlq_conf_load(path, &c, &err) != MLQ_OK) {
+		cli_fail(&err);
+		return UINT_MAX;
+	}
+	n = mlq_git_check_repos(c, report, NULL);
+	mlq_conf_free(c);
+	return n;
+}
+
 static int
 cmd_config_exec(struct cli *cli, int argc, char **argv)
 {
@@ -44,6 +63,8 @@ cmd_config_exec(struct cli *cli, int argc, char **argv)
 	if (mlq_conf_check(cli->config_path, report, NULL, &nerr, &err) !=
 	    MLQ_OK)
 		return cli_fail(&err);
+	if (nerr == 0 && (nerr = check_repos(cli->config_path)) == UINT_MAX)
+		return 3;
 	if (nerr > 0)
 		return 2;
 	printf("configuration OK\n");

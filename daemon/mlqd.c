@@ -289,6 +289,14 @@ main(int argc, char **argv)
 			mlq_warnx("%s", err.msg);
 			return 3;
 		}
+		/* The trees too: a ref mistyped is found now, not at the
+		 * first poll. */
+		if (nerr == 0 &&
+		    mlq_conf_load(d.conf_path, &d.conf, &err) == MLQ_OK) {
+			nerr = mlq_git_check_repos(d.conf, mlqd_report, NULL);
+			mlq_conf_free(d.conf);
+			d.conf = NULL;
+		}
 		if (nerr > 0)
 			return 2;
 		printf("configuration OK\n");

@@ -1061,6 +1061,14 @@ enum mlq_status mlq_conf_check(const char *path, mlq_conf_report_fn fn,
  * count. */
 unsigned mlq_conf_check_digest(const struct mlq_conf *c, mlq_conf_report_fn fn,
     void *arg);
+/*
+ * (lib/git/) Each [repo]'s tree and refs checked through git (mlqd -n, mlq config
+ * check): a path that is no git tree, a ref it does not have, each to fn
+ * as "FILE:LINE: [repo "NAME"]: KEY: why"; the count.
+ */
+unsigned mlq_git_check_repos(const struct mlq_conf *c, mlq_conf_report_fn fn,
+    void *arg);
+
 /* The same from memory; 'name' prefixes error messages ("config"). */
 enum mlq_status mlq_conf_load_buf(const char *name, const char *text,
     size_t len, struct mlq_conf **out, struct mlq_err *err);

@@ -276,3 +276,40 @@ mlq_git_rev_list(const char *repo, const char *range, mlq_oid_fn fn,
 	mlq_buf_release(&b);
 	return rc;
 }
+
+unsigned
+mlq_git_check_repos(const struct mlq_conf *c, mlq_conf_report_fn fn, void *arg)
+{
+	const char *file = c->path != NULL ? c->path : "config";
+	struct mlq_err err;
+	char msg[640], oid[65];
+	unsigned n = 0;
+	size_t i, k;
+
+	for (i = 0; i < c->nrepos; i++) {
+		const struct mlq_conf_repo *r = &c->repos[i];
+
+		mlq_err_clear(&err);
+		if (mlq_git_resolve(r->path, "HEAD", oid, &err) != MLQ_OK &&
+		    access(r->path, F_OK) != 0) {
+			snprintf(msg, sizeof(msg),
+			    "%s:%u: [repo \"%s\"]: path: '%s': %s", file,
+			    r->line, r->name, r->path, strerror(errno));
+			fn(msg, arg);
+			n++;
+			continue;
+		}
+		for (k = 0; k < r->nbranches; k++) {
+			mlq_err_clear(&err);
+			if (mlq_git_resolve(r->path, r->branches[k], oid,
+				&err) == MLQ_OK)
+				continue;
+			snprintf(msg, sizeof(msg),
+			    "%s:%u: [repo \"%s\"]: branch: '%s': %s", file,
+			    r->line, r->name, r->branches[k], err.msg);
+			fn(msg, arg);
+			n++;
+		}
+	}
+	return n;
+}

@@ -191,6 +191,25 @@ ok $? "show's text says it too"
 is "$("$MLQ" who --format json ann@example.org | jq -r --arg a "$A" '.recent[] | select(.message_id == $a) | .fixed_later')" \
     true "who counts a as fixed later"
 
+# mlqd -n and mlq config check look at the trees: a ref mistyped, a
+# path that is not there, each one line with file, line and key.
+cat >"$MLQ_CONFIG" <<EOC
+[repo "linux"]
+path = $R
+branch = master mastr
+[repo "gone"]
+path = $TMP/nowhere
+branch = master
+EOC
+"$MLQ" config check 2>"$TMP/check.err"
+is "$?" 2 "config check: two errors in the trees"
+is "$(sed 's/: fatal: .*//' "$TMP/check.err")" \
+"mlq: $MLQ_CONFIG:1: [repo \"linux\"]: branch: 'mastr': git rev-parse of 'mastr' in '$R' failed
+mlq: $MLQ_CONFIG:4: [repo \"gone\"]: path: '$TMP/nowhere': No such file or directory" \
+    "each names the file, line, key and git's reason"
+"$MLQD" -n -c "$MLQ_CONFIG" >/dev/null 2>&1
+is "$?" 2 "mlqd -n too"
+
 # A ref that is not there: one line in mlq sources, nothing else lost.
 cat >"$MLQ_CONFIG" <<EOC
 [repo "linux"]
