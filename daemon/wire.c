@@ -181,6 +181,11 @@ wire_imap_url(const char *url, bool *tls, char *host, size_t hostsz,
 		} else {
 			*w++ = *p;
 		}
+		/* "%00" would cut the name short, "%0d%0a" end the command
+		 * it is sent in. */
+		if ((unsigned char)w[-1] < ' ' || w[-1] == 0x7f)
+			return mlq_err_set(err, MLQ_EINPUT,
+			    "%s: a control character in the mailbox name", url);
 	}
 	*w = '\0';
 	return MLQ_OK;
