@@ -1566,36 +1566,43 @@ named_put(struct mlq_store *st, int64_t id, int idx, const char *norm,
 static bool
 line_applied_as(const char *p, size_t n, char out[41])
 {
-	static const char *const verbs[] = { "applied as ", "merged as ",
-		"queued as ", "pushed as ", "committed as ", "picked up as ",
-		" as commit " };
-	const char *h = NULL, *q;
-	size_t i, k, len = 0;
+	static const char *const verbs[] = { "applied", "merged", "queued",
+		"pushed", "committed", "up" /* picked up */ };
+	const char *q, *w, *h, *end = p + n;
+	size_t i, k, len;
+	bool verb;
 
 	if (n > 0 && p[0] == '>')
 		return false;
-	for (i = 0; h == NULL && i < MLQ__ARRAY_SIZE(verbs); i++) {
-		k = strlen(verbs[i]);
-		for (q = p; q + k <= p + n; q++)
-			if (strncasecmp(q, verbs[i], k) == 0) {
-				h = q + k;
-				break;
-			}
+	/* One pass for " as ": most lines have none. */
+	for (q = p + 1; q + 3 <= end; q++) {
+		if (q[-1] != ' ' || (q[0] | 0x20) != 'a' || (q[1] | 0x20) != 's' ||
+		    q[2] != ' ')
+			continue;
+		for (w = q - 1; w > p && isalpha((unsigned char)w[-1]); w--)
+			;
+		k = (size_t)(q - 1 - w);
+		for (i = 0, verb = false; !verb && i < MLQ__ARRAY_SIZE(verbs);
+		     i++)
+			verb = k == strlen(verbs[i]) &&
+			    strncasecmp(w, verbs[i], k) == 0;
+		h = q + 3;
+		if ((size_t)(end - h) > 7 && strncasecmp(h, "commit ", 7) == 0)
+			h += 7;
+		else if (!verb)
+			continue;
+		for (len = 0; h + len < end && len <= 40 && is_hex(h[len]);)
+			len++;
+		/* A whole word of hex digits, not the start of a longer one. */
+		if (len < 7 || len > 40 ||
+		    (h + len < end && isalnum((unsigned char)h[len])))
+			continue;
+		for (i = 0; i < len; i++)
+			out[i] = (char)tolower((unsigned char)h[i]);
+		out[len] = '\0';
+		return true;
 	}
-	if (h == NULL)
-		return false;
-	if ((size_t)(p + n - h) > 7 && strncasecmp(h, "commit ", 7) == 0)
-		h += 7;
-	while (h + len < p + n && len <= 40 && is_hex(h[len]))
-		len++;
-	/* A whole word of hex digits, not the start of a longer word. */
-	if (len < 7 || len > 40 ||
-	    (h + len < p + n && isalnum((unsigned char)h[len])))
-		return false;
-	for (i = 0; i < len; i++)
-		out[i] = (char)tolower((unsigned char)h[i]);
-	out[len] = '\0';
-	return true;
+	return false;
 }
 
 /*
