@@ -28,6 +28,7 @@
 #include <libetpan/libetpan.h>
 
 #include "imap-tls.h"
+#include "mlq.h"
 #include "util/log.h"
 
 struct tls_stream {
@@ -136,33 +137,11 @@ static mailstream_low_driver tls_driver = {
 	.mailstream_interrupt_idle = tls_no_idle,
 };
 
-void
-tls_status_why(unsigned status, const char *who, char *why, size_t len)
-{
-	gnutls_datum_t txt = { NULL, 0 };
-
-	if (status & GNUTLS_CERT_UNEXPECTED_OWNER) {
-		tls_why(why, len, "%s: TLS certificate is not for this host name",
-		    who);
-		return;
-	}
-	if (gnutls_certificate_verification_status_print(status,
-		GNUTLS_CRT_X509, &txt, 0) < 0)
-		txt.data = NULL;
-	/* GnuTLS ends its sentences with a space. */
-	while (txt.data != NULL && txt.size > 0 &&
-	    txt.data[txt.size - 1] == ' ')
-		txt.data[--txt.size] = '\0';
-	tls_why(why, len, "%s: TLS certificate not trusted: %s", who,
-	    txt.data != NULL ? (const char *)txt.data : "verification failed");
-	gnutls_free(txt.data);
-}
-
 /* Why the handshake's certificate check failed, in words. */
 static void
 tls_cert_why(gnutls_session_t s, const char *host, char *why, size_t len)
 {
-	tls_status_why(gnutls_session_get_verify_cert_status(s), host, why,
+	mlq_tls_status_why(gnutls_session_get_verify_cert_status(s), host, why,
 	    len);
 }
 

@@ -16,9 +16,6 @@
  */
 mailstream_low *imap_tls_open(int fd, const char *host, const char *ca,
     bool verify, char *why, size_t whylen);
-/* "WHO: TLS certificate not trusted: WHY" from a GnuTLS verify status;
- * https shares it (libcurl's GnuTLS backend says only "failed"). */
-void tls_status_why(unsigned status, const char *who, char *why, size_t len);
 
 /* A TCP connection to host:port (any of its addresses), or -1 with one
  * sentence in why; a connect gives up after libetpan's network delay. */

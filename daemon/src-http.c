@@ -25,7 +25,6 @@
 #include <zlib.h>
 
 #include "curl-ev.h"
-#include "imap-tls.h"
 #include "util/log.h"
 #include "mlqd.h"
 #include "wire.h"
@@ -445,29 +444,6 @@ http_counted(struct http *h)
 	http_window(h);
 }
 
-/*
- * A certificate refused: libcurl's GnuTLS backend says "verification
- * failed" and the CA file, never why; its verify status does (expired,
- * unknown issuer, revoked, another host).  Other backends' codes are
- * not GnuTLS's: they keep libcurl's words.
- */
-static bool
-http_tls_why(CURL *easy, CURLcode rc, const char *url, char *why, size_t len)
-{
-	const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
-	long status = 0;
-
-	if (rc != CURLE_PEER_FAILED_VERIFICATION || v == NULL ||
-	    v->ssl_version == NULL ||
-	    strncmp(v->ssl_version, "GnuTLS", 6) != 0 ||
-	    curl_easy_getinfo(easy, CURLINFO_SSL_VERIFYRESULT, &status) !=
-		CURLE_OK ||
-	    status == 0)
-		return false;
-	tls_status_why((unsigned)status, url, why, len);
-	return true;
-}
-
 static void
 http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 {
@@ -492,7 +468,7 @@ http_done_cb(CURL *easy, CURLcode rc, const char *errbuf, void *arg)
 		return;
 	}
 	if (rc != CURLE_OK) {
-		if (!http_tls_why(easy, rc, h->src->url_safe, why, sizeof(why)))
+		if (!mlq_curl_tls_why(easy, rc, h->src->url_safe, why, sizeof(why)))
 			snprintf(why, sizeof(why), "%s: %s", h->src->url_safe,
 			    errbuf);
 		http_end(h, MLQ_ENET, why);

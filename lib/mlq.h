@@ -1324,6 +1324,17 @@ enum mlq_status mlq_smtp_msgid(const char *from, char *out, size_t n,
  * missing, or when it would go in clear (smtp-starttls = no) to another
  * host than this one.  The password never appears in err.
  */
+/*
+ * (lib/digest/smtp.c, with GnuTLS) "WHO: TLS certificate not trusted:
+ * WHY" from a GnuTLS verify status: imaps, https and smtps say the cause
+ * the same way.  mlq_curl_tls_why does it for a libcurl handle (a CURL *)
+ * that failed with rc, when libcurl's backend is GnuTLS (its own message
+ * says only "verification failed"); false otherwise.
+ */
+void mlq_tls_status_why(unsigned status, const char *who, char *why,
+    size_t len);
+bool mlq_curl_tls_why(void *easy, int rc, const char *who, char *why,
+    size_t len);
 enum mlq_status mlq_smtp_send(const struct mlq_conf *c, const char *mail,
     size_t len, bool *retryable, struct mlq_err *err);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <curl/curl.h>
+#include <gnutls/gnutls.h>
 
 #include "digest-int.h"
 
@@ -72,10 +73,51 @@ smtp_transient(CURLcode rc)
 	}
 }
 
-static enum mlq_status
-smtp_fail(struct mlq_err *err, const char *url, CURLcode rc, long code,
-    const struct smtp_io *io, const char *ebuf, bool *retryable)
+void
+mlq_tls_status_why(unsigned status, const char *who, char *why, size_t len)
 {
+	gnutls_datum_t txt = { NULL, 0 };
+
+	if (status & GNUTLS_CERT_UNEXPECTED_OWNER) {
+		snprintf(why, len, "%s: TLS certificate is not for this host name",
+		    who);
+		return;
+	}
+	if (gnutls_certificate_verification_status_print(status,
+		GNUTLS_CRT_X509, &txt, 0) < 0)
+		txt.data = NULL;
+	/* GnuTLS ends its sentences with a space. */
+	while (txt.data != NULL && txt.size > 0 &&
+	    txt.data[txt.size - 1] == ' ')
+		txt.data[--txt.size] = '\0';
+	snprintf(why, len, "%s: TLS certificate not trusted: %s", who,
+	    txt.data != NULL ? (const char *)txt.data : "verification failed");
+	gnutls_free(txt.data);
+}
+
+bool
+mlq_curl_tls_why(void *easy, int rc, const char *who, char *why, size_t len)
+{
+	const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+	long status = 0;
+
+	/* Another backend's code is not GnuTLS's status: its words stay. */
+	if (rc != CURLE_PEER_FAILED_VERIFICATION || v == NULL ||
+	    v->ssl_version == NULL ||
+	    strncmp(v->ssl_version, "GnuTLS", 6) != 0 ||
+	    curl_easy_getinfo(easy, CURLINFO_SSL_VERIFYRESULT, &status) !=
+		CURLE_OK ||
+	    status == 0)
+		return false;
+	mlq_tls_status_why((unsigned)status, who, why, len);
+	return true;
+}
+
+static enum mlq_status
+smtp_fail(struct mlq_err *err, CURL *h, const char *url, CURLcode rc,
+    long code, const struct smtp_io *io, const char *ebuf, bool *retryable)
+{
+	char tls[300];
 	struct mlq_buf u;
 	const char *why = *ebuf ? ebuf : curl_easy_strerror(rc);
 	enum mlq_status st;
@@ -87,6 +129,10 @@ smtp_fail(struct mlq_err *err, const char *url, CURLcode rc, long code,
 		st = mlq_err_set(err, MLQ_ENET,
 		    "smtp '%s': %s: server said '%s'%s", u.data, why,
 		    io->answer, code < 500 ? " (will retry)" : "");
+	} else if (mlq_curl_tls_why(h, rc, "", tls, sizeof(tls))) {
+		*retryable = false;
+		/* tls is ": TLS certificate ...": who is the url. */
+		st = mlq_err_set(err, MLQ_ENET, "smtp '%s'%s", u.data, tls);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
 		*retryable = false;
 		st = mlq_err_set(err, MLQ_ENET,
@@ -214,7 +260,7 @@ mlq_smtp_send(const struct mlq_conf *c, const char *mail, size_t len,
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	st = rc == CURLE_OK
 	    ? MLQ_OK
-	    : smtp_fail(err, dg->smtp, rc, code, &io, ebuf, retryable);
+	    : smtp_fail(err, h, dg->smtp, rc, code, &io, ebuf, retryable);
 	curl_easy_cleanup(h);
 	curl_slist_free_all(rcpt);
 	mlq_conf_secret_free(password);
