@@ -499,48 +499,39 @@ mlq_store_commit_unref(struct mlq_store *st, const char *oid, const char *ref,
 	return drop_commit(st, id, err);
 }
 
-enum mlq_status
-mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
+/*
+ * Each row of s (bound already) as a commit: oid, repo, cdate, subject,
+ * refs; then, where s has them, how, the reverting commit and its date,
+ * and "OID CDATE" of the first commit that fixes it.
+ */
+static enum mlq_status
+commit_rows(struct mlq_store *st, sqlite3_stmt *s, mlq_commit_row_fn fn,
     void *arg, struct mlq_err *err)
 {
 	struct mlq_commit_row r;
-	sqlite3_stmt *s;
 	const char *fx, *sp;
 	char fixed[65];
 	int step;
 
-	s = mlq__store_stmt(st, S_GIT_OF,
-	    "SELECT c.oid, c.repo, c.cdate, c.subject, k.how, "
-	    "(SELECT group_concat(ref, ' ') FROM gcommit_ref WHERE "
-	    "commit_id = c.id), "
-	    "(SELECT r.oid FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
-	    "(SELECT r.cdate FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
-	    "(SELECT x.oid || ' ' || x.cdate FROM gcommit_fixes f "
-	    "JOIN gcommit x ON x.id = f.commit_id "
-	    "WHERE f.ckey = substr(c.oid, 1, 12) ORDER BY x.cdate LIMIT 1) "
-	    "FROM merged k JOIN gcommit c ON c.id = k.commit_id "
-	    "WHERE k.msg = ? ORDER BY c.cdate, c.oid", err);
-	if (s == NULL)
-		return MLQ_EDB;
-	sqlite3_bind_int64(s, 1, msg);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		memset(&r, 0, sizeof(r));
 		r.oid = mlq__store_col_text(s, 0);
 		r.repo = mlq__store_col_text(s, 1);
 		r.date = sqlite3_column_int64(s, 2);
 		r.subject = mlq__store_col_text(s, 3);
-		r.how = sqlite3_column_int(s, 4);
-		r.refs = mlq__store_col_text(s, 5);
-		r.reverted_by = mlq__store_col_text(s, 6);
-		r.reverted_date = sqlite3_column_int64(s, 7);
-		/* "OID CDATE" of the first commit that fixes it. */
-		if ((fx = mlq__store_col_text(s, 8)) != NULL &&
-		    (sp = strchr(fx, ' ')) != NULL &&
-		    (size_t)(sp - fx) < sizeof(fixed)) {
-			memcpy(fixed, fx, (size_t)(sp - fx));
-			fixed[sp - fx] = '\0';
-			r.fixed_by = fixed;
-			r.fixed_date = strtoll(sp + 1, NULL, 10);
+		r.refs = mlq__store_col_text(s, 4);
+		if (sqlite3_column_count(s) > 5) {
+			r.how = sqlite3_column_int(s, 5);
+			r.reverted_by = mlq__store_col_text(s, 6);
+			r.reverted_date = sqlite3_column_int64(s, 7);
+			if ((fx = mlq__store_col_text(s, 8)) != NULL &&
+			    (sp = strchr(fx, ' ')) != NULL &&
+			    (size_t)(sp - fx) < sizeof(fixed)) {
+				memcpy(fixed, fx, (size_t)(sp - fx));
+				fixed[sp - fx] = '\0';
+				r.fixed_by = fixed;
+				r.fixed_date = strtoll(sp + 1, NULL, 10);
+			}
 		}
 		if (fn(&r, arg) != 0) {
 			sqlite3_reset(s);
@@ -551,12 +542,33 @@ mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
 }
 
 enum mlq_status
+mlq_store_commits_of(struct mlq_store *st, int64_t msg, mlq_commit_row_fn fn,
+    void *arg, struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = mlq__store_stmt(st, S_GIT_OF,
+	    "SELECT c.oid, c.repo, c.cdate, c.subject, "
+	    "(SELECT group_concat(ref, ' ') FROM gcommit_ref WHERE "
+	    "commit_id = c.id), k.how, "
+	    "(SELECT r.oid FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
+	    "(SELECT r.cdate FROM gcommit r WHERE r.reverts = c.oid LIMIT 1), "
+	    "(SELECT x.oid || ' ' || x.cdate FROM gcommit_fixes f "
+	    "JOIN gcommit x ON x.id = f.commit_id "
+	    "WHERE f.ckey = substr(c.oid, 1, 12) ORDER BY x.cdate LIMIT 1) "
+	    "FROM merged k JOIN gcommit c ON c.id = k.commit_id "
+	    "WHERE k.msg = ? ORDER BY c.cdate, c.oid", err);
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, msg);
+	return commit_rows(st, s, fn, arg, err);
+}
+
+enum mlq_status
 mlq_store_commits_named(struct mlq_store *st, int64_t msg, int kind,
     mlq_commit_row_fn fn, void *arg, struct mlq_err *err)
 {
-	struct mlq_commit_row r;
 	sqlite3_stmt *s;
-	int step;
 
 	s = mlq__store_stmt(st, S_GIT_NAMED_BY,
 	    "SELECT DISTINCT c.oid, c.repo, c.cdate, c.subject, "
@@ -569,19 +581,7 @@ mlq_store_commits_named(struct mlq_store *st, int64_t msg, int kind,
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, msg);
 	sqlite3_bind_int(s, 2, kind);
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		memset(&r, 0, sizeof(r));
-		r.oid = mlq__store_col_text(s, 0);
-		r.repo = mlq__store_col_text(s, 1);
-		r.date = sqlite3_column_int64(s, 2);
-		r.subject = mlq__store_col_text(s, 3);
-		r.refs = mlq__store_col_text(s, 4);
-		if (fn(&r, arg) != 0) {
-			sqlite3_reset(s);
-			return MLQ_OK;
-		}
-	}
-	return mlq__store_rows_done(st, s, step, err, "read commits");
+	return commit_rows(st, s, fn, arg, err);
 }
 
 enum mlq_status
