@@ -225,7 +225,7 @@ struct mlq_git_log {
 	struct mlq__git_proc p;
 	struct mlq_buf rec; /* output not yet read as whole commits */
 	size_t scanned;	    /* of rec, searched for a start mark */
-	char what[160];	    /* "git log of RANGE in REPO", for errors */
+	char *what;	    /* "git log of 'RANGE' in 'REPO'", for errors */
 };
 
 enum mlq_status
@@ -236,25 +236,33 @@ mlq_git_log_start(const char *repo, const char *range, int64_t since,
 	const char *args[] = { "log", "--no-merges", "--no-color",
 		"--no-ext-diff", "--no-textconv", "-p",
 		"--format=%x01%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%s%x1f%B%x02",
-		since_arg, "--end-of-options", range, "--", NULL };
+		NULL, NULL, NULL, NULL, NULL };
+	size_t n = 7;
 	struct mlq_git_log *g;
+	struct mlq_buf what;
 	enum mlq_status rc;
 
 	*out = NULL;
 	if (range[0] == '-')
 		return mlq_err_set(err, MLQ_EUSAGE,
 		    "git: '%s' is not a revision range", range);
-	/* Without a date, an option said twice holds its place. */
-	if (since > 0)
+	if (since > 0) {
 		snprintf(since_arg, sizeof(since_arg), "--since=@%lld",
 		    (long long)since);
-	else
-		snprintf(since_arg, sizeof(since_arg), "--no-color");
-	if ((g = calloc(1, sizeof(*g))) == NULL)
+		args[n++] = since_arg;
+	}
+	args[n++] = "--end-of-options";
+	args[n++] = range;
+	args[n++] = "--";
+	mlq_buf_init(&what);
+	mlq_buf_addf(&what, "git log of '%s' in '%s'", range, repo);
+	if (what.oom || (g = calloc(1, sizeof(*g))) == NULL) {
+		mlq_buf_release(&what);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	snprintf(g->what, sizeof(g->what), "git log of '%.40s' in '%.80s'",
-	    range, repo);
+	}
+	g->what = mlq_buf_detach(&what);
 	if ((rc = mlq__git_spawn(repo, args, &g->p, err)) != MLQ_OK) {
+		free(g->what);
 		free(g);
 		return rc;
 	}
@@ -334,6 +342,7 @@ mlq_git_log_end(struct mlq_git_log *g, bool stop, struct mlq_err *err)
 		return MLQ_OK;
 	rc = mlq__git_wait(&g->p, stop, g->what, NULL, err);
 	mlq_buf_release(&g->rec);
+	free(g->what);
 	free(g);
 	return rc;
 }

@@ -57,12 +57,16 @@ mlq__git_spawn(const char *repo, const char *const *args,
 		mlq__git_free_argv(argv);
 		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
 	}
-	if ((errf = tmpfile()) == NULL) {
+	if ((errf = tmpfile()) == NULL ||
+	    fcntl(fileno(errf), F_SETFD, FD_CLOEXEC) == -1) {
+		if (errf != NULL)
+			fclose(errf);
 		mlq__git_free_argv(argv);
 		return mlq_err_set(err, MLQ_EIO, "git: temporary file: %s",
 		    strerror(errno));
 	}
-	if (pipe(pipefd) != 0) {
+	/* Neither end for other children; dup2 clears it on git's copy. */
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
 		fclose(errf);
 		mlq__git_free_argv(argv);
 		return mlq_err_set(err, MLQ_EIO, "pipe: %s", strerror(errno));
@@ -84,7 +88,6 @@ mlq__git_spawn(const char *repo, const char *const *args,
 		return mlq_err_set(err, MLQ_EIO, "cannot run git: %s",
 		    strerror(r));
 	}
-	fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
 	p->fd = pipefd[0];
 	p->errf = errf;
 	return MLQ_OK;
@@ -289,9 +292,7 @@ mlq_git_check_repos(const struct mlq_conf *c, mlq_conf_report_fn fn, void *arg)
 	for (i = 0; i < c->nrepos; i++) {
 		const struct mlq_conf_repo *r = &c->repos[i];
 
-		mlq_err_clear(&err);
-		if (mlq_git_resolve(r->path, "HEAD", oid, &err) != MLQ_OK &&
-		    access(r->path, F_OK) != 0) {
+		if (access(r->path, F_OK) != 0) {
 			snprintf(msg, sizeof(msg),
 			    "%s:%u: [repo \"%s\"]: path: '%s': %s", file,
 			    r->line, r->name, r->path, strerror(errno));
