@@ -64,29 +64,6 @@ received_until(const struct mlq_source_state *s)
 	return (int64_t)v;
 }
 
-/*
- * A followed repo's cursor, "master:ID origin/x:ID": each ref and the
- * commit it was read up to (':' is in no ref name), to fn.
- */
-static void
-each_ref(const char *cursor, void (*fn)(const char *ref, size_t rn,
-    const char *id, size_t idn, void *arg), void *arg)
-{
-	const char *p = cursor, *end, *colon, *q;
-
-	while (p != NULL && *p != '\0') {
-		p += strspn(p, " ");
-		end = p + strcspn(p, " ");
-		for (colon = NULL, q = p; q < end; q++)
-			if (*q == ':')
-				colon = q;
-		if (colon != NULL)
-			fn(p, (size_t)(colon - p), colon + 1,
-			    (size_t)(end - colon - 1), arg);
-		p = end;
-	}
-}
-
 static void
 ref_text(const char *ref, size_t rn, const char *id, size_t idn, void *arg)
 {
@@ -137,7 +114,7 @@ on_source(const struct mlq_source_state *s, void *arg)
 		if (git) {
 			json_key(&o->j, "refs");
 			json_arr_begin(&o->j);
-			each_ref(s->cursor, ref_json, &o->j);
+			mlq_git_cursor_each(s->cursor, ref_json, &o->j);
 			json_arr_end(&o->j);
 		}
 		if (strcmp(s->kind != NULL ? s->kind : "", "http") == 0)
@@ -158,7 +135,7 @@ on_source(const struct mlq_source_state *s, void *arg)
 	fputs("\n  kind:         ", stdout);
 	out_safe(stdout, s->kind);
 	if (git && s->cursor != NULL) {
-		each_ref(s->cursor, ref_text, NULL);
+		mlq_git_cursor_each(s->cursor, ref_text, NULL);
 	} else {
 		fputs("\n  cursor:       ", stdout);
 		out_safe(stdout, s->cursor ? s->cursor : "(none)");

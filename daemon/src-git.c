@@ -92,84 +92,51 @@ git_link_run(struct mlq_store *st, void *arg, bool *counted,
 	return mlq_store_link_commits(st, &linked, err);
 }
 
-static const char *
-git_dup(struct mlq_arena *a, const char *s, bool *oom)
-{
-	const char *p = s != NULL ? mlq_arena_strdup(a, s) : NULL;
-
-	if (s != NULL && p == NULL)
-		*oom = true;
-	return p;
-}
-
 static enum mlq_status
 git_on_commit(const struct mlq_commit *c, void *arg)
 {
 	struct git *g = arg;
 	struct source *src = g->src;
 	struct git_put *p;
-	bool oom = false;
-	size_t i;
 
-	if ((p = calloc(1, sizeof(*p))) == NULL || (p->a = mlq_arena_new()) ==
-	    NULL)
-		mlq_fatalx("out of memory");
-	p->c = *c;
-	p->c.oid = git_dup(p->a, c->oid, &oom);
-	p->c.author_name = git_dup(p->a, c->author_name, &oom);
-	p->c.author_email = git_dup(p->a, c->author_email, &oom);
-	p->c.subject = git_dup(p->a, c->subject, &oom);
-	p->c.norm = git_dup(p->a, c->norm, &oom);
-	p->c.reverts = git_dup(p->a, c->reverts, &oom);
-	p->c.msgids = c->nmsgids == 0 ? NULL :
-	    mlq_arena_alloc(p->a, c->nmsgids * sizeof(*p->c.msgids));
-	for (i = 0; p->c.msgids != NULL && i < c->nmsgids; i++)
-		p->c.msgids[i] = git_dup(p->a, c->msgids[i], &oom);
-	p->c.fixes = c->nfixes == 0 ? NULL :
-	    mlq_arena_alloc(p->a, c->nfixes * sizeof(*p->c.fixes));
-	for (i = 0; p->c.fixes != NULL && i < c->nfixes; i++)
-		p->c.fixes[i] = git_dup(p->a, c->fixes[i], &oom);
-	p->repo = git_dup(p->a, src->name, &oom);
-	p->ref = git_dup(p->a, src->refs[g->iref], &oom);
-	if (oom || (c->nmsgids > 0 && p->c.msgids == NULL) ||
-	    (c->nfixes > 0 && p->c.fixes == NULL))
+	if ((p = calloc(1, sizeof(*p))) == NULL ||
+	    (p->a = mlq_arena_new()) == NULL ||
+	    mlq_commit_copy(c, p->a, &p->c) != MLQ_OK ||
+	    (p->repo = mlq_arena_strdup(p->a, src->name)) == NULL ||
+	    (p->ref = mlq_arena_strdup(p->a, src->refs[g->iref])) == NULL)
 		mlq_fatalx("out of memory");
 	g->read++;
 	return mlq_ingest_job(src->d->ing, src->name, git_put_run,
 	    git_put_free, p, &g->err);
 }
 
+/* One "REF:ID" of the stored cursor, kept if REF is still followed. */
+static void
+git_cursor_one(const char *ref, size_t rn, const char *id, size_t idn,
+    void *arg)
+{
+	struct git *g = arg;
+	struct source *src = g->src;
+	size_t i;
+
+	for (i = 0; i < src->nrefs; i++)
+		if (strlen(src->refs[i]) == rn &&
+		    strncmp(src->refs[i], ref, rn) == 0 && idn <= 64 &&
+		    (g->cursors[i] = strndup(id, idn)) == NULL)
+			mlq_fatalx("out of memory");
+}
+
 /* "master:ID origin/x:ID" back into g->cursors. */
 static void
 git_cursors_load(struct git *g, const char *cur)
 {
-	struct source *src = g->src;
-	const char *p = cur, *end, *colon;
-	size_t i, n;
+	size_t i;
 
-	for (i = 0; i < src->nrefs; i++) {
+	for (i = 0; i < g->src->nrefs; i++) {
 		free(g->cursors[i]);
 		g->cursors[i] = NULL;
 	}
-	while (p != NULL && *p != '\0') {
-		p += strspn(p, " ");
-		end = p + strcspn(p, " ");
-		colon = NULL;
-		for (const char *q = p; q < end; q++)
-			if (*q == ':')
-				colon = q;
-		if (colon != NULL) {
-			n = (size_t)(colon - p);
-			for (i = 0; i < src->nrefs; i++)
-				if (strlen(src->refs[i]) == n &&
-				    strncmp(src->refs[i], p, n) == 0 &&
-				    end - colon - 1 <= 64 &&
-				    (g->cursors[i] = strndup(colon + 1,
-					 (size_t)(end - colon - 1))) == NULL)
-					mlq_fatalx("out of memory");
-		}
-		p = end;
-	}
+	mlq_git_cursor_each(cur, git_cursor_one, g);
 }
 
 /* The cursor of every ref read so far, for the store. */
@@ -352,10 +319,10 @@ git_next_ref(struct git *g)
 				    src->name, ref, err.msg);
 				old = NULL;
 				mlq_err_clear(&err);
-			}
-			mlq_info("repo '%s': ref '%s' was rewritten; %llu "
-				 "commits left it", src->name, ref,
-			    (unsigned long long)dr.n);
+			} else
+				mlq_info("repo '%s': ref '%s' was rewritten; "
+					 "%llu commits left it", src->name,
+				    ref, (unsigned long long)dr.n);
 		}
 		if (old != NULL)
 			snprintf(range, sizeof(range), "%s..%s", old, g->tip);

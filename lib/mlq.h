@@ -442,6 +442,18 @@ struct mlq_commit {
 	char patch_id[41];   /* git patch-id --stable of its diff */
 };
 
+/* A copy of c whose strings live in a (what lib/git lends, kept). */
+enum mlq_status mlq_commit_copy(const struct mlq_commit *c,
+    struct mlq_arena *a, struct mlq_commit *out);
+
+/*
+ * A followed repo's cursor, "REF:ID REF:ID" (':' is in no ref name):
+ * fn for each ref and the commit it was read to, neither NUL-terminated.
+ */
+typedef void (*mlq_ref_cursor_fn)(const char *ref, size_t rn, const char *id,
+    size_t idn, void *arg);
+void mlq_git_cursor_each(const char *cursor, mlq_ref_cursor_fn fn, void *arg);
+
 /* Called for each commit; a status other than MLQ_OK stops the walk. */
 typedef enum mlq_status (*mlq_commit_fn)(const struct mlq_commit *c,
     void *arg);

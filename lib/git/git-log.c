@@ -221,6 +221,53 @@ out:
 	return rc;
 }
 
+/* A string of the copy: NULL stays NULL, a failure sets *oom. */
+static const char *
+copy_str(struct mlq_arena *a, const char *s, bool *oom)
+{
+	const char *p = s != NULL ? mlq_arena_strdup(a, s) : NULL;
+
+	if (s != NULL && p == NULL)
+		*oom = true;
+	return p;
+}
+
+/* A copy of an array of n strings; NULL when n is 0. */
+static const char **
+copy_strs(struct mlq_arena *a, const char *const *v, size_t n, bool *oom)
+{
+	const char **out;
+	size_t i;
+
+	if (n == 0)
+		return NULL;
+	if ((out = mlq_arena_alloc(a, n * sizeof(*out))) == NULL) {
+		*oom = true;
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = copy_str(a, v[i], oom);
+	return out;
+}
+
+enum mlq_status
+mlq_commit_copy(const struct mlq_commit *c, struct mlq_arena *a,
+    struct mlq_commit *out)
+{
+	bool oom = false;
+
+	*out = *c;
+	out->oid = copy_str(a, c->oid, &oom);
+	out->author_name = copy_str(a, c->author_name, &oom);
+	out->author_email = copy_str(a, c->author_email, &oom);
+	out->subject = copy_str(a, c->subject, &oom);
+	out->norm = copy_str(a, c->norm, &oom);
+	out->reverts = copy_str(a, c->reverts, &oom);
+	out->msgids = copy_strs(a, c->msgids, c->nmsgids, &oom);
+	out->fixes = copy_strs(a, c->fixes, c->nfixes, &oom);
+	return oom ? MLQ_ENOMEM : MLQ_OK;
+}
+
 struct mlq_git_log {
 	struct mlq__git_proc p;
 	struct mlq_buf rec; /* output not yet read as whole commits */

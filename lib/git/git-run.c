@@ -314,3 +314,22 @@ mlq_git_check_repos(const struct mlq_conf *c, mlq_conf_report_fn fn, void *arg)
 	}
 	return n;
 }
+
+void
+mlq_git_cursor_each(const char *cursor, mlq_ref_cursor_fn fn, void *arg)
+{
+	const char *p = cursor, *end, *colon, *q;
+
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " ");
+		end = p + strcspn(p, " ");
+		/* The last ':': a ref name has none, an id neither. */
+		for (colon = NULL, q = p; q < end; q++)
+			if (*q == ':')
+				colon = q;
+		if (colon != NULL)
+			fn(p, (size_t)(colon - p), colon + 1,
+			    (size_t)(end - colon - 1), arg);
+		p = end;
+	}
+}
