@@ -29,6 +29,7 @@ struct source;
 /* A poll ends in one source_done() call carrying its status. */
 struct source_ops {
 	const char *kind; /* "http", "imap", "mbox", "maildir", "git" */
+	const char *counted; /* what poll_new counts: "messages fetched" */
 	/* Checks the url and sets up driver state; no I/O yet. */
 	enum mlq_status (*start)(struct source *, struct mlq_err *);
 	/* Starts a poll; ends in source_done(), maybe before returning. */

@@ -243,6 +243,31 @@ source_remove(struct source *src)
 	source_free(src);
 }
 
+/* Whether a source of that name runs (not one a reload is dropping). */
+static bool
+source_live(struct mlqd *d, const char *name)
+{
+	struct source *src;
+
+	TAILQ_FOREACH (src, &d->sources, entry)
+		if (!src->removed && strcmp(src->name, name) == 0)
+			return true;
+	return false;
+}
+
+/* A source a reload added starts, or the log says why it could not. */
+static void
+source_add_new(struct mlqd *d, enum mlq_status st, struct source *added,
+    const char *what, const char *name, const struct mlq_err *err)
+{
+	if (st != MLQ_OK) {
+		mlq_warnx("%s '%s': %s", what, name, err->msg);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&d->sources, added, entry);
+	source_begin(added);
+}
+
 void
 source_reload(struct mlqd *d, const struct mlq_conf *c)
 {
@@ -251,8 +276,8 @@ source_reload(struct mlqd *d, const struct mlq_conf *c)
 	const struct mlq_conf_repo *cr;
 	struct mlq_err err = { MLQ_OK, "" };
 	int64_t interval;
+	enum mlq_status st;
 	size_t i;
-	bool found;
 
 	TAILQ_FOREACH_SAFE (src, &d->sources, entry, tmp) {
 		if (src->removed)
@@ -277,37 +302,19 @@ source_reload(struct mlqd *d, const struct mlq_conf *c)
 		source_remove(src);
 	}
 	for (i = 0; i < c->nrepos; i++) {
-		found = false;
-		TAILQ_FOREACH (src, &d->sources, entry)
-			if (!src->removed &&
-			    strcmp(src->name, c->repos[i].name) == 0)
-				found = true;
-		if (found)
+		if (source_live(d, c->repos[i].name))
 			continue;
 		mlq_err_clear(&err);
-		if (source_new_repo(d, &c->repos[i], &added, &err) != MLQ_OK) {
-			mlq_warnx("repo '%s': %s", c->repos[i].name, err.msg);
-			continue;
-		}
-		TAILQ_INSERT_TAIL(&d->sources, added, entry);
-		source_begin(added);
+		st = source_new_repo(d, &c->repos[i], &added, &err);
+		source_add_new(d, st, added, "repo", c->repos[i].name, &err);
 	}
 	for (i = 0; i < c->nsources; i++) {
-		found = false;
-		TAILQ_FOREACH (src, &d->sources, entry)
-			if (!src->removed &&
-			    strcmp(src->name, c->sources[i].name) == 0)
-				found = true;
-		if (found)
+		if (source_live(d, c->sources[i].name))
 			continue;
 		mlq_err_clear(&err);
-		if (source_new(d, &c->sources[i], &added, &err) != MLQ_OK) {
-			mlq_warnx("source '%s': %s", c->sources[i].name,
-			    err.msg);
-			continue;
-		}
-		TAILQ_INSERT_TAIL(&d->sources, added, entry);
-		source_begin(added);
+		st = source_new(d, &c->sources[i], &added, &err);
+		source_add_new(d, st, added, "source", c->sources[i].name,
+		    &err);
 	}
 }
 
@@ -374,9 +381,7 @@ source_done(struct source *src, enum mlq_status st, const char *why)
 		src->last_ok = (int64_t)time(NULL);
 		src->last_error[0] = '\0';
 		mlq_info("source '%s': poll done, %llu %s", src->name,
-		    (unsigned long long)src->poll_new,
-		    src->ops == &src_git_ops ? "commits read"
-					     : "messages fetched");
+		    (unsigned long long)src->poll_new, src->ops->counted);
 	} else {
 		snprintf(src->last_error, sizeof(src->last_error), "%s",
 		    why != NULL ? why : "failed");

@@ -414,6 +414,7 @@ file_free(struct source *src)
 
 const struct source_ops src_file_ops = {
 	.kind = "mbox",
+	.counted = "messages fetched",
 	.start = file_start,
 	.poll = file_poll,
 	.stop = file_stop,

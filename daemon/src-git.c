@@ -419,6 +419,7 @@ git_free(struct source *src)
 
 const struct source_ops src_git_ops = {
 	.kind = "git",
+	.counted = "commits read",
 	.start = git_start,
 	.poll = git_poll,
 	.stop = git_stop,

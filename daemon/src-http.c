@@ -619,6 +619,7 @@ http_free(struct source *src)
 
 const struct source_ops src_http_ops = {
 	.kind = "http",
+	.counted = "messages fetched",
 	.start = http_start,
 	.poll = http_poll,
 	.stop = http_stop,

@@ -914,6 +914,7 @@ imap_free(struct source *src)
 
 const struct source_ops src_imap_ops = {
 	.kind = "imap",
+	.counted = "messages fetched",
 	.start = imap_start,
 	.poll = imap_poll,
 	.stop = imap_stop,
