@@ -150,6 +150,15 @@ double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
  * of tag 0 with this rule and the name as its line, never shown.
  */
 #define MLQ__RULE_GREETING "greeting"
+/*
+ * The change-request rules that speak to "you": the review engine reads
+ * such a request, in a reply to a third person, as asked of him.
+ */
+#define MLQ__RULE_PLEASE       "changes-please"
+#define MLQ__RULE_CAN_YOU      "changes-can-you"
+#define MLQ__RULE_YOU_SHOULD   "changes-you-should"
+#define MLQ__RULE_PLEASE_DO    "changes-please-do"
+#define MLQ__RULE_ASK_YOU      "changes-ask-you"
 /* m's author as mm maps it; the author as written kept in m->unmapped. */
 void mlq__mailmap_apply(const struct mlq_mailmap *mm, struct mlq_msg *m);
 /* The name of classify.c's i-th rule, NULL past the last: for the tests. */

@@ -1,5 +1,5 @@
 /*
- * Commits of git trees and the postings they carry (schema 022).  A
+ * Commits of git trees and the postings they carry (schemas 022, 023).  A
  * commit links to a posting by the first rule that holds:
  *  1. a thank-you mail in the posting's thread that names the commit
  *     ("[1/3] title" over "commit: ID", b4 ty's), or a Link: or
@@ -38,6 +38,27 @@ mlq_merged_how(int how)
 	return "?";
 }
 
+/* The row id of commit oid, 0 when it is not stored. */
+static enum mlq_status
+commit_id(struct mlq_store *st, const char *oid, int64_t *id,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s;
+	int step;
+
+	s = mlq__store_stmt(st, S_GIT_ID, "SELECT id FROM gcommit WHERE oid = ?",
+	    err);
+	if (s == NULL)
+		return MLQ_EDB;
+	mlq__store_bind_text(s, 1, oid);
+	step = sqlite3_step(s);
+	*id = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return mlq__store_fail(st, err, "find commit");
+	return MLQ_OK;
+}
+
 enum mlq_status
 mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
     const struct mlq_commit *c, bool *is_new, struct mlq_err *err)
@@ -66,18 +87,13 @@ mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
 	mlq__store_bind_text(s, 10, c->reverts);
 	if ((rc = mlq__store_step_done(st, s, err, "store commit")) != MLQ_OK)
 		return rc;
-	*is_new = sqlite3_changes(st->db) > 0;
-	s = mlq__store_stmt(st, S_GIT_ID, "SELECT id FROM gcommit WHERE oid = ?",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
-	mlq__store_bind_text(s, 1, c->oid);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
+	/* A new row's id is known; only a commit read before is looked up. */
+	if ((*is_new = sqlite3_changes(st->db) > 0))
+		id = sqlite3_last_insert_rowid(st->db);
+	else if ((rc = commit_id(st, c->oid, &id, err)) != MLQ_OK)
+		return rc;
+	else if (id == 0)
 		return mlq__store_fail(st, err, "find commit");
-	}
-	id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
 	if (ref != NULL) {
 		s = mlq__store_stmt(st, S_GIT_REF,
 		    "INSERT OR IGNORE INTO gcommit_ref(commit_id, ref) "
@@ -409,7 +425,8 @@ mlq_store_link_commits(struct mlq_store *st, uint64_t *linked,
 	return mlq__store_step_done(st, s, err, "save link marks");
 }
 
-/* What a dropped commit carried is derived again without it. */
+/* A commit no followed ref holds any more goes (it has no gcommit_ref
+ * row left); what it carried is derived again without it. */
 static enum mlq_status
 drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 {
@@ -417,7 +434,6 @@ drop_commit(struct mlq_store *st, int64_t commit, struct mlq_err *err)
 		"DELETE FROM merged WHERE commit_id = ?",
 		"DELETE FROM gcommit_msgid WHERE commit_id = ?",
 		"DELETE FROM gcommit_fixes WHERE commit_id = ?",
-		"DELETE FROM gcommit_ref WHERE commit_id = ?",
 		"DELETE FROM gcommit WHERE id = ?",
 		/* Its id may be taken again by the next commit stored: the
 		 * next pass must look at that one. */
@@ -462,18 +478,8 @@ mlq_store_commit_unref(struct mlq_store *st, const char *oid, const char *ref,
 	int64_t id;
 	int step;
 
-	s = mlq__store_stmt(st, S_GIT_ID, "SELECT id FROM gcommit WHERE oid = ?",
-	    err);
-	if (s == NULL)
-		return MLQ_EDB;
-	mlq__store_bind_text(s, 1, oid);
-	step = sqlite3_step(s);
-	id = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		return mlq__store_fail(st, err, "find commit");
-	if (id == 0)
-		return MLQ_OK;
+	if ((rc = commit_id(st, oid, &id, err)) != MLQ_OK || id == 0)
+		return rc;
 	s = mlq__store_stmt(st, S_GIT_UNREF,
 	    "DELETE FROM gcommit_ref WHERE commit_id = ? AND ref = ?", err);
 	if (s == NULL)

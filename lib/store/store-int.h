@@ -115,12 +115,11 @@ enum store_stmt {
 	S_GIT_MAX_MSG,
 	S_GIT_NEW_POSTINGS,
 	S_GIT_DROP_DIRTY,
-	S_GIT_DROP_0, /* six in a row: drop_commit's statements */
+	S_GIT_DROP_0, /* five in a row: drop_commit's statements */
 	S_GIT_DROP_1,
 	S_GIT_DROP_2,
 	S_GIT_DROP_3,
 	S_GIT_DROP_4,
-	S_GIT_DROP_5,
 	S_GIT_FIXES,
 	S_GIT_UNREF,
 	S_GIT_OID,

@@ -1856,8 +1856,9 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "(SELECT line FROM evidence WHERE msg = msg.id AND rule = '"
 	    MLQ__RULE_GREETING "'), "
 	    "instr(upper(subject), '[PATCH') + instr(upper(subject), '[RFC'), "
-	    "(SELECT rule IN ('changes-can-you', 'changes-you-should', "
-	    "'changes-please', 'changes-please-do', 'changes-ask-you') "
+	    "(SELECT rule IN ('" MLQ__RULE_CAN_YOU "', '" MLQ__RULE_YOU_SHOULD
+	    "', '" MLQ__RULE_PLEASE "', '" MLQ__RULE_PLEASE_DO "', '"
+	    MLQ__RULE_ASK_YOU "') "
 	    "FROM evidence WHERE msg = msg.id AND tag = 32) "
 	    "FROM msg WHERE thread = ?",
 	    err);
