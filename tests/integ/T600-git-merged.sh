@@ -5,18 +5,8 @@
 # whose diff was edited (found by author and title), a NACKed patch merged
 # anyway, a revert commit, a cherry-pick to a stable branch, a squash.
 . "$top_srcdir/tests/lib/test-lib.sh"
-need git jq sqlite3
-
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-export GIT_AUTHOR_NAME="Ann Dev" GIT_AUTHOR_EMAIL=ann@example.org
-export GIT_COMMITTER_NAME="Ann Dev" GIT_COMMITTER_EMAIL=ann@example.org
-R="$TMP/linux"
-git init -q -b master "$R"
-g() { git -C "$R" "$@"; }
-# Eight lines apart, so that no hunk's context reaches another's.
-for v in a b c d e g; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
-g add f.c
-g commit -qm "base"
+need jq sqlite3
+. "$top_srcdir/tests/lib/git-tree.sh"
 
 # mbox NAME FILE...: mail files as one mbox, a blank line after each.
 mbox() {

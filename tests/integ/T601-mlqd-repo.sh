@@ -6,17 +6,8 @@
 # is linked at the next poll.  All with git itself.
 . "$top_srcdir/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/mlqd.sh"
-need git jq
-
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-export GIT_AUTHOR_NAME="Ann Dev" GIT_AUTHOR_EMAIL=ann@example.org
-export GIT_COMMITTER_NAME="Ann Dev" GIT_COMMITTER_EMAIL=ann@example.org
-R="$TMP/linux"
-git init -q -b master "$R"
-g() { git -C "$R" "$@"; }
-for v in a b c d e g; do printf 'int %s;\n\n\n\n\n\n\n\n' "$v"; done >"$R/f.c"
-g add f.c
-g commit -qm "base"
+need jq
+. "$top_srcdir/tests/lib/git-tree.sh"
 BASE=$(g rev-parse HEAD)
 
 # One patch per topic branch, each posted on its own.
