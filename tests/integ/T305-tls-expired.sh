@@ -1,5 +1,5 @@
 #!/bin/sh
-# An expired certificate, trusted otherwise (it is its own tls-ca): over
+# An expired certificate, trusted otherwise (its CA is the tls-ca): over
 # https and over imaps the poll fails with one line that says so, in the
 # log and in mlq sources, and nothing is fetched.  With tls-verify = no
 # the mail comes, and every connect says the certificate went unchecked.
@@ -12,32 +12,10 @@ FIX="$top_srcdir/tests/fixtures/daemon"
 pi_init mlq
 pi_add mlq "$FIX"/a1.eml "$FIX"/a2.eml
 
-# A certificate for 127.0.0.1 valid for one day of 2020, by openssl ca
-# (req -x509 cannot date one in the past).
+# A certificate for 127.0.0.1 that expired in 2020, from a CA we trust.
 E="$TMP/old-cert"
-mkdir -p "$E/certs"
-: >"$E/index.txt"
-echo 1000 >"$E/serial"
-cat >"$E/ca.cnf" <<EOC
-[ca]
-default_ca = d
-[d]
-dir = $E
-database = $E/index.txt
-new_certs_dir = $E/certs
-serial = $E/serial
-default_md = sha256
-policy = p
-copy_extensions = copy
-[p]
-commonName = supplied
-EOC
-openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$E/key.pem" \
-    -out "$E/req.pem" >/dev/null 2>&1 &&
-openssl ca -config "$E/ca.cnf" -selfsign -keyfile "$E/key.pem" \
-    -in "$E/req.pem" -startdate 20200101000000Z -enddate 20200102000000Z \
-    -batch -out "$E/cert.pem" >/dev/null 2>&1
+pi_expired_cert "$E" &&
+    openssl verify -CAfile "$E/ca.pem" "$E/cert.pem" 2>&1 | grep -q expired
 ok $? "an expired certificate made"
 
 HP=$(free_port)
@@ -54,11 +32,11 @@ ok $? "public-inbox-httpd (https) and -imapd (imaps) with it"
 cat >"$MLQ_CONFIG" <<EOC
 [source "web"]
 url = https://127.0.0.1:$HP/mlq/
-tls-ca = $E/cert.pem
+tls-ca = $E/ca.pem
 since = 2000-01-01
 [source "imap"]
 url = imaps://127.0.0.1:$IP/inbox.mlq.test
-tls-ca = $E/cert.pem
+tls-ca = $E/ca.pem
 EOC
 "$MLQD" --once >"$TMP/out" 2>&1
 is "$?" 3 "mlqd --once fails"

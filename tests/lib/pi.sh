@@ -130,3 +130,37 @@ pi_cert() {
 	    -addext subjectAltName=IP:127.0.0.1 -keyout "$PI/key.pem" \
 	    -out "$PI/cert.pem" -days 2 >/dev/null 2>&1
 }
+
+# pi_expired_cert DIR: a CA valid now (DIR/ca.pem) and a certificate for
+# 127.0.0.1 it signed for January 2020 only (DIR/cert.pem, DIR/key.pem),
+# by openssl ca: req -x509 cannot date one in the past.
+pi_expired_cert() {
+	_x=$1
+	mkdir -p "$_x/ca/newcerts"
+	: >"$_x/ca/index.txt"
+	echo 01 >"$_x/ca/serial"
+	cat >"$_x/ca.cnf" <<EOC
+[ca]
+default_ca = test
+[test]
+dir = $_x/ca
+database = \$dir/index.txt
+new_certs_dir = \$dir/newcerts
+serial = \$dir/serial
+default_md = sha256
+policy = any
+copy_extensions = copy
+[any]
+commonName = supplied
+EOC
+	{
+		openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=test-ca \
+		    -keyout "$_x/ca.key" -out "$_x/ca.pem" -days 30 &&
+		openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+		    -addext subjectAltName=IP:127.0.0.1 -keyout "$_x/key.pem" \
+		    -out "$_x/req.pem" &&
+		openssl ca -batch -config "$_x/ca.cnf" -cert "$_x/ca.pem" \
+		    -keyfile "$_x/ca.key" -in "$_x/req.pem" -out "$_x/cert.pem" \
+		    -startdate 20200101000000Z -enddate 20200201000000Z -notext
+	} >"$_x/openssl.log" 2>&1
+}

@@ -82,33 +82,7 @@ ok $? "basic inboxes: $(echo $BASIC | wc -w)"
 
 # A CA that is valid and a server certificate it signed for 2020 only.
 X="$TMP/x"
-mkdir -p "$X/ca/newcerts"
-: >"$X/ca/index.txt"
-echo 01 >"$X/ca/serial"
-cat >"$X/ca.cnf" <<EOC
-[ca]
-default_ca = soak
-[soak]
-dir = $X/ca
-database = \$dir/index.txt
-new_certs_dir = \$dir/newcerts
-serial = \$dir/serial
-default_md = sha256
-policy = any
-copy_extensions = copy
-[any]
-commonName = supplied
-EOC
-{
-	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=soak-ca \
-	    -keyout "$X/ca.key" -out "$X/ca.pem" -days 30 &&
-	openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
-	    -addext subjectAltName=IP:127.0.0.1 -keyout "$X/key.pem" \
-	    -out "$X/req.pem" &&
-	openssl ca -batch -config "$X/ca.cnf" -cert "$X/ca.pem" \
-	    -keyfile "$X/ca.key" -in "$X/req.pem" -out "$X/cert.pem" \
-	    -startdate 20200101000000Z -enddate 20200201000000Z -notext
-} >"$X/openssl.log" 2>&1
+pi_expired_cert "$X"
 openssl verify -CAfile "$X/ca.pem" "$X/cert.pem" 2>&1 | grep -q expired
 ok $? "a certificate that expired in 2020, from a trusted CA"
 
