@@ -151,6 +151,13 @@ double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
  */
 #define MLQ__RULE_GREETING "greeting"
 /*
+ * A mail whose every change request is a bare "X should be Y" answering
+ * quoted prose: an evidence row of tag 0 with this rule.  In a reply to
+ * another reply (not to the patch) it argues a point in a discussion and
+ * the review engine takes no change request from it.
+ */
+#define MLQ__RULE_ARGUES "argues"
+/*
  * The change-request rules that speak to "you": the review engine reads
  * such a request, in a reply to a third person, as asked of him.
  */

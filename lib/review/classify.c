@@ -2206,6 +2206,28 @@ under_quoted_diff(const struct cls_text *x, size_t j)
 }
 
 /*
+ * Whether clause j answers quoted prose: the quote right above its block
+ * of the writer's own text (blank lines, code and other paragraphs of
+ * his own between) holds no line of a diff.
+ */
+static bool
+under_quoted_prose(const struct cls_text *x, size_t j)
+{
+	size_t i = x->toks[x->cls[j].sent].line, q;
+
+	while (i > 0 && (x->lines[i - 1].kind == LINE_OWN ||
+			    x->lines[i - 1].kind == LINE_BLANK ||
+			    x->lines[i - 1].kind == LINE_CODE))
+		i--;
+	if (i == 0 || x->lines[i - 1].kind != LINE_QUOTE)
+		return false;
+	for (q = i; q > 0 && x->lines[q - 1].kind == LINE_QUOTE; q--)
+		if (is_quoted_diff(&x->lines[q - 1]))
+			return false;
+	return true;
+}
+
+/*
  * An inline comment that finds fault with the code it answers ("This
  * check is redundant.", "Unnecessary cast.", "leaks foo on error"): the
  * author is to change it, though nothing is asked in so many words.
@@ -2311,6 +2333,53 @@ mark_sentences(const struct cls_text *x)
 			req[k] |= SENT_REQUEST;
 	}
 	return req;
+}
+
+/*
+ * Whether every change the mail asks for is a bare "X should be Y" said
+ * to quoted prose, the writer's stance unsaid ("I think", "maybe"): in a
+ * discussion below the patch that argues a point and asks nothing of the
+ * author.  The review engine decides, as only it knows what was quoted.
+ */
+static bool
+argues_only(const struct cls_text *x, const unsigned char *sent)
+{
+	size_t j, k, i, line;
+	bool weak = false;
+
+	for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++) {
+		if (rule_table[k].tag != MLQ_TAG_CHANGES ||
+		    rule_table[k].line_fn == NULL)
+			continue;
+		for (j = 0; j < x->nlines; j++)
+			if (x->lines[j].kind == LINE_OWN &&
+			    rule_table[k].line_fn(x->lines[j].s,
+				x->lines[j].len))
+				return false;
+	}
+	for (j = 0; j < x->ncls; j++) {
+		if (sent[j] & SENT_WAIVED)
+			continue;
+		if (inline_critique(x, j))
+			return false;
+		for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++) {
+			if (rule_table[k].tag != MLQ_TAG_CHANGES ||
+			    rule_table[k].line_fn != NULL ||
+			    !rule_hits(k, x, &x->cls[j], &line))
+				continue;
+			/* "Vladimir, ... you should": put to someone. */
+			if (rule_table[k].clause_fn != cls_modal_request ||
+			    !under_quoted_prose(x, j) || vocative(x, j))
+				return false;
+			for (i = x->cls[j].sent; i < x->cls[j].end; i++)
+				if (WORD_IN(x->toks[i].s, x->toks[i].len,
+					"think|guess|believe|agree|suggest|"
+					"imo|imho|perhaps|maybe"))
+					return false;
+			weak = true;
+		}
+	}
+	return weak;
 }
 
 enum mlq_status
@@ -2448,6 +2517,14 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		if ((out[*nev].line = evidence_text(a, s, n)) == NULL)
 			goto oom;
 		*tags |= 1u << i;
+		(*nev)++;
+	}
+	if ((*tags & MLQ_TAG_CHANGES) && argues_only(&x, sent)) {
+		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
+		    (out[*nev].line = mlq_arena_strndup(a, "", 0)) == NULL)
+			goto oom;
+		out[*nev].tag = 0;
+		out[*nev].rule = MLQ__RULE_ARGUES;
 		(*nev)++;
 	}
 	/* Whom the mail greets, for the store to tell whom it asks. */

@@ -1755,6 +1755,7 @@ struct rv_node {
 	bool by_name;	   /* ... put to someone by name: "Bruce, any ...?" */
 	const char *greeted; /* the name its first line greets ("Hi Tony,") */
 	bool asks_you; /* its change request speaks to "you" ("can you") */
+	bool argues;   /* ... only says what should be, to quoted prose */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1859,7 +1860,9 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "(SELECT rule IN ('" MLQ__RULE_CAN_YOU "', '" MLQ__RULE_YOU_SHOULD
 	    "', '" MLQ__RULE_PLEASE "', '" MLQ__RULE_PLEASE_DO "', '"
 	    MLQ__RULE_ASK_YOU "') "
-	    "FROM evidence WHERE msg = msg.id AND tag = 32) "
+	    "FROM evidence WHERE msg = msg.id AND tag = 32), "
+	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
+	    MLQ__RULE_ARGUES "') "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1894,6 +1897,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->greeted = adup(t->a, s, 18);
 		n->patch_subject = sqlite3_column_int(s, 19) != 0;
 		n->asks_you = sqlite3_column_int(s, 20) != 0;
+		n->argues = sqlite3_column_int(s, 21) != 0;
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
 			break;
 	}
@@ -2325,6 +2329,11 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		    t->n[n->up].id != 0 && t->n[n->up].kind == 0 &&
 		    !same_person(&t->n[n->up], s) &&
 		    !same_person(&t->n[n->up], n))
+			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
+		/* "X should be Y" to what another reply said argues in
+		 * a discussion; below the patch itself it reviews it. */
+		if (n->argues && n->up >= 0 && t->n[n->up].id != 0 &&
+		    t->n[n->up].kind == 0)
 			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
 		if (s == &unseen && *unseen.name == '\0' && greeted != NULL &&
 		    !is_author(greeted, s))
