@@ -1747,6 +1747,9 @@ struct rv_node {
 	const char *parent;
 	const char *from;
 	const char *name; /* the From: display name, "" when none */
+	/* A patch's author where its body names another ("From: X" atop
+	 * the message: a patch sent on X's behalf); "" when none. */
+	const char *author, *author_name;
 	int kind, version, idx, total;
 	unsigned own, tags, old_tags;
 	unsigned relayed; /* ack/reviewed/tested trailers naming another */
@@ -1822,6 +1825,7 @@ node_add(struct rv_thread *t)
 	n = &t->n[t->count++];
 	memset(n, 0, sizeof(*n));
 	n->up = n->sub = n->cover = -1;
+	n->author = n->author_name = "";
 	return n;
 }
 
@@ -1862,7 +1866,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    MLQ__RULE_ASK_YOU "') "
 	    "FROM evidence WHERE msg = msg.id AND tag = 32), "
 	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
-	    MLQ__RULE_ARGUES "') "
+	    MLQ__RULE_ARGUES "'), "
+	    "coalesce(author_email, ''), coalesce(author_name, '') "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1898,7 +1903,10 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->patch_subject = sqlite3_column_int(s, 19) != 0;
 		n->asks_you = sqlite3_column_int(s, 20) != 0;
 		n->argues = sqlite3_column_int(s, 21) != 0;
-		if (n->msgid == NULL || n->from == NULL || n->name == NULL)
+		n->author = adup(t->a, s, 22);
+		n->author_name = adup(t->a, s, 23);
+		if (n->msgid == NULL || n->from == NULL || n->name == NULL ||
+		    n->author == NULL || n->author_name == NULL)
 			break;
 	}
 	if ((st_rc = mlq__store_rows_done(st, s, rc, err, "load thread")) !=
@@ -1927,46 +1935,80 @@ same_author(const struct rv_node *a, const struct rv_node *b)
 	return *a->from != '\0' && strcasecmp(a->from, b->from) == 0;
 }
 
-/* The first and the last word of a display name. */
+/* The first and the last word of a display name ("III", "Jr." aside). */
 static void
 name_ends(const char *name, const char **first, size_t *nfirst,
     const char **last, size_t *nlast)
 {
+	static const char *const suffix[] = { "ii", "iii", "iv", "jr", "jr.",
+		"sr", "sr." };
 	const char *e = name + strlen(name), *sp;
+	size_t i;
 
 	while (*name == ' ' || *name == '"')
 		name++;
-	while (e > name && (e[-1] == ' ' || e[-1] == '"'))
+	while (e > name && (e[-1] == ' ' || e[-1] == '"' || e[-1] == ','))
 		e--;
 	*first = name;
 	for (sp = name; sp < e && *sp != ' '; sp++)
 		;
 	*nfirst = (size_t)(sp - name);
-	for (sp = e; sp > name && sp[-1] != ' '; sp--)
-		;
+	for (;;) {
+		for (sp = e; sp > name && sp[-1] != ' '; sp--)
+			;
+		for (i = 0; i < MLQ__ARRAY_SIZE(suffix); i++)
+			if (strlen(suffix[i]) == (size_t)(e - sp) &&
+			    strncasecmp(sp, suffix[i], (size_t)(e - sp)) == 0)
+				break;
+		if (i == MLQ__ARRAY_SIZE(suffix) || sp == name)
+			break;
+		for (e = sp; e > name && (e[-1] == ' ' || e[-1] == ','); e--)
+			;
+	}
 	*last = sp;
 	*nlast = (size_t)(e - sp);
 }
 
 /*
- * The same person: the same address, or display names of two words or
- * more that agree on their first and last ("J. Bruce Fields" writes from
- * redhat.com and fieldses.org, "Ganapatrao Kulkarni" drops a middle name
- * at gmail.com; a lone "Mark" could be anyone).
+ * One person by address and display name: the same address, or display
+ * names of two words or more that agree on their first and last ("J.
+ * Bruce Fields" writes from redhat.com and fieldses.org, "Ganapatrao
+ * Kulkarni" drops a middle name at gmail.com; a lone "Mark" could be
+ * anyone).
  */
 static bool
-same_person(const struct rv_node *a, const struct rv_node *b)
+same_identity(const char *a, const char *aname, const char *b,
+    const char *bname)
 {
 	const char *af, *al, *bf, *bl;
 	size_t naf, nal, nbf, nbl;
 
-	if (same_author(a, b))
+	if (*a != '\0' && strcasecmp(a, b) == 0)
 		return true;
-	name_ends(a->name, &af, &naf, &al, &nal);
-	name_ends(b->name, &bf, &nbf, &bl, &nbl);
+	name_ends(aname, &af, &naf, &al, &nal);
+	name_ends(bname, &bf, &nbf, &bl, &nbl);
 	return naf > 0 && nbf > 0 && af != al && bf != bl && naf == nbf &&
 	    nal == nbl && strncasecmp(af, bf, naf) == 0 &&
 	    strncasecmp(al, bl, nal) == 0;
+}
+
+/*
+ * The same person, as the sender or as the patch's author: a patch sent
+ * from cel@kernel.org on behalf of chuck.lever@oracle.com is answered by
+ * its author from the second.
+ */
+static bool
+same_person(const struct rv_node *a, const struct rv_node *b)
+{
+	if (same_identity(a->from, a->name, b->from, b->name))
+		return true;
+	if (*a->author != '\0' &&
+	    (same_identity(a->author, a->author_name, b->from, b->name) ||
+		(*b->author != '\0' && same_identity(a->author,
+		     a->author_name, b->author, b->author_name))))
+		return true;
+	return *b->author != '\0' &&
+	    same_identity(a->from, a->name, b->author, b->author_name);
 }
 
 /*
@@ -2193,7 +2235,7 @@ unseen_submitter(const struct rv_thread *t, int i, struct rv_node *u)
 
 	memset(u, 0, sizeof(*u));
 	u->up = u->sub = u->cover = -1;
-	u->name = "";
+	u->name = u->author = u->author_name = "";
 	while (t->n[j].up >= 0 && hops++ < MLQ_REVIEW_MAX_DEPTH)
 		j = t->n[j].up;
 	top = &t->n[j];
