@@ -297,7 +297,7 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-prefer",
 	    "i|i'd|we|we'd|would|do|really|rather|also|strongly "
 	    "suggest~|prefer|recommend|propose|rather",
-	    NULL, NULL, "not|don't|wouldn't", true,
+	    NULL, NULL, "<you|they|he|she not|don't|wouldn't", true,
 	    "\"I'd suggest\", \"I would prefer\", \"I'd rather\"" },
 	{ MLQ_TAG_CHANGES, "changes-better",
 	    "be|it's|it'd better|nicer|cleaner|best|preferable|simpler|clearer|"
@@ -973,9 +973,11 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 {
 	const struct cls_tok *w = &t[c->begin];
 
-	/* "Sort of, yes.", "Use of ...": a noun, not an order. */
+	/* "Sort of, yes.", "Use of ...", "Change looks good": a noun,
+	 * not an order. */
 	if (c->end - c->begin >= 2 &&
-	    word_eq(t[c->begin + 1].s, t[c->begin + 1].len, "of", 2, false))
+	    WORD_IN(t[c->begin + 1].s, t[c->begin + 1].len,
+		"of|is|was|looks|seems|sounds|makes|works|appears|has"))
 		return false;
 	/* "This looks like a fix, so move it to a separate patch." */
 	if (c->begin != c->sent && c->end - c->begin >= 3 && !c->question &&

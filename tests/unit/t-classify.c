@@ -246,6 +246,12 @@ static const struct ccase cases[] = {
 	{ "Containers should normally work just fine with it.\n", false, 0,
 	    NULL },
 	{ "Sort of, yes.\n", false, 0, NULL },
+	{ "Change looks good to me.\n", false, 0, NULL },
+	{ "I don't mind taking it, but if you would rather keep it in the "
+	  "nfsd tree that's fine by me too.\n",
+	    false, 0, NULL },
+	{ "I would rather keep it in the nfsd tree.\n", false, CHG,
+	    "changes-prefer" },
 	{ "Will, thanks for testing! Did you see any slowdown?\n", false, QUES,
 	    MLQ__RULE_QUESTION_TO_NAME },
 	/* An inline comment that faults the code it answers. */
