@@ -727,6 +727,9 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		/* "what am I supposed to think of this?": the writer's own
 		 * puzzle, said, not put to anyone */
 		"what|how am|are i|we supposed|meant|expected|to",
+		/* "Does anyone know why ...?": put to the list */
+		"^ does|do|did|can|could|would|will|has|have|is|isn't "
+		"anyone|anybody|someone|somebody|everyone|everybody",
 	};
 	size_t i, j;
 
@@ -986,7 +989,8 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 	    !WORD_IN(w[2].s, w[2].len, "that|of|is|was|far|much|many|"
 				       "long|are|it's|i|we|you|they"))
 		return true;
-	return c->begin == c->sent && c->end - c->begin >= 2 && !c->question &&
+	/* "Move the rationale to this comment, maybe?" asks for it. */
+	return c->begin == c->sent && c->end - c->begin >= 2 &&
 	    w->s[0] >= 'A' && w->s[0] <= 'Z' &&
 	    (word_in(w->s, w->len, CHANGE_VERB, sizeof(CHANGE_VERB) - 1) ||
 		word_in(w->s, w->len, "drop", 4));
@@ -2326,7 +2330,8 @@ mark_sentences(const struct cls_text *x)
 			if (rule_table[k].tag != MLQ_TAG_CHANGES ||
 			    (rule_table[k].pat == NULL &&
 				rule_table[k].clause_fn != cls_request_question &&
-				rule_table[k].clause_fn != cls_modal_request))
+				rule_table[k].clause_fn != cls_modal_request &&
+				rule_table[k].clause_fn != cls_imperative))
 				continue;
 			for (size_t i = j; i < e && !hit; i++)
 				hit = rule_hits(k, x, &x->cls[i], &line);

@@ -247,6 +247,12 @@ static const struct ccase cases[] = {
 	    NULL },
 	{ "Sort of, yes.\n", false, 0, NULL },
 	{ "Change looks good to me.\n", false, 0, NULL },
+	{ "Move the rationale from the patch description to this comment, "
+	  "maybe?\n",
+	    false, CHG, "changes-imperative" },
+	{ "Does anyone know why NFSv3 uses NFS_OFFSET_MAX?\n", false, 0,
+	    NULL },
+	{ "Make sense?\n", false, QUES, "question-mark" },
 	{ "I don't mind taking it, but if you would rather keep it in the "
 	  "nfsd tree that's fine by me too.\n",
 	    false, 0, NULL },
