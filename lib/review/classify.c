@@ -843,6 +843,15 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 				break;
 		if (i < j)
 			continue;
+		/* "In the case it has to return a 32-bit inode it xors
+		 * ...": a condition, what follows it says what then. */
+		if ((j > c->begin + 2 &&
+			WORD_IN(t[c->begin + 1].s, t[c->begin + 1].len, "case") &&
+			WORD_IN(t[c->begin].s, t[c->begin].len, "in")) ||
+		    (j > c->begin + 2 &&
+			WORD_IN(t[c->begin + 2].s, t[c->begin + 2].len, "case") &&
+			WORD_IN(t[c->begin].s, t[c->begin].len, "in")))
+			continue;
 		/* "we will have to report this", "what we need to do is":
 		 * the writer's own doing. */
 		if (j > c->begin + 1 &&

@@ -253,6 +253,9 @@ static const struct ccase cases[] = {
 	{ "Does anyone know why NFSv3 uses NFS_OFFSET_MAX?\n", false, 0,
 	    NULL },
 	{ "Make sense?\n", false, QUES, "question-mark" },
+	{ "In the case it has to return a 32-bit inode it xors the high and "
+	  "low parts.\n",
+	    false, 0, NULL },
 	{ "I don't mind taking it, but if you would rather keep it in the "
 	  "nfsd tree that's fine by me too.\n",
 	    false, 0, NULL },
