@@ -158,6 +158,12 @@ double mlq__sketch_likeness(const uint64_t *a, size_t na, const uint64_t *b,
  */
 #define MLQ__RULE_ARGUES "argues"
 /*
+ * A mail whose change request is said right under a quoted line of the
+ * diff: an evidence row of tag 0.  Put to whomever the mail answers, it
+ * still asks the author to change his code.
+ */
+#define MLQ__RULE_ON_CODE "on-code"
+/*
  * The change-request rules that speak to "you": the review engine reads
  * such a request, in a reply to a third person, as asked of him.
  */

@@ -2543,6 +2543,18 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		out[*nev].rule = MLQ__RULE_ARGUES;
 		(*nev)++;
 	}
+	/* A request made on the code it quotes is the author's to meet,
+	 * whomever the mail answers. */
+	i = tag_index(MLQ_TAG_CHANGES);
+	if (hit_line[i] != SIZE_MAX && hit_cls[i] != SIZE_MAX &&
+	    under_quoted_diff(&x, hit_cls[i])) {
+		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
+		    (out[*nev].line = mlq_arena_strndup(a, "", 0)) == NULL)
+			goto oom;
+		out[*nev].tag = 0;
+		out[*nev].rule = MLQ__RULE_ON_CODE;
+		(*nev)++;
+	}
 	/* Whom the mail greets, for the store to tell whom it asks. */
 	if ((*tags & (MLQ_TAG_QUESTION | MLQ_TAG_CHANGES)) &&
 	    greeting(&x, &s, &n)) {

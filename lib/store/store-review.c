@@ -1759,6 +1759,7 @@ struct rv_node {
 	const char *greeted; /* the name its first line greets ("Hi Tony,") */
 	bool asks_you; /* its change request speaks to "you" ("can you") */
 	bool argues;   /* ... only says what should be, to quoted prose */
+	bool on_code;  /* ... is said on a quoted hunk of the diff */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1867,7 +1868,9 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "FROM evidence WHERE msg = msg.id AND tag = 32), "
 	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
 	    MLQ__RULE_ARGUES "'), "
-	    "coalesce(author_email, ''), coalesce(author_name, '') "
+	    "coalesce(author_email, ''), coalesce(author_name, ''), "
+	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
+	    MLQ__RULE_ON_CODE "') "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1905,6 +1908,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->argues = sqlite3_column_int(s, 21) != 0;
 		n->author = adup(t->a, s, 22);
 		n->author_name = adup(t->a, s, 23);
+		n->on_code = sqlite3_column_int(s, 24) != 0;
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL ||
 		    n->author == NULL || n->author_name == NULL)
 			break;
@@ -2367,7 +2371,8 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 			    MLQ_TAG_QUESTION);
 		/* "Can you ..." to a third person it answers (the list's
 		 * maintainer, another reviewer) is asked of him. */
-		if (n->asks_you && greeted == NULL && n->up >= 0 &&
+		if (n->asks_you && !n->on_code && greeted == NULL &&
+		    n->up >= 0 &&
 		    t->n[n->up].id != 0 && t->n[n->up].kind == 0 &&
 		    !same_person(&t->n[n->up], s) &&
 		    !same_person(&t->n[n->up], n))
