@@ -1103,6 +1103,17 @@ request_question_at(const struct cls_tok *t, size_t start, size_t end)
 	/* "Would it help if ...?" */
 	if (pat_match("would|wouldn't it help", t, j, end))
 		return true;
+	for (k = j; k + 2 < end; k++) {
+		/* "Something like xdr_finish_decode()?": a proposal. */
+		if (k == j && pat_match("maybe|perhaps? something like", t, k,
+				  end))
+			return true;
+		/* "... or you could just add the argument to vfs_mkdir()
+		 * and change all the callers?" */
+		if (pat_match("you|we could|can just|simply|instead? @change",
+			t, k, end))
+			return true;
+	}
 	/* "Maybe this could be put below ...?" */
 	if (WORD_IN(t[j].s, t[j].len, "maybe|perhaps") &&
 	    clause_has_word(t, &sub, "could|should|can|might|would"))
@@ -1757,6 +1768,11 @@ tokenize_line(struct cls_text *x, size_t li)
 			    (j > 0 && s[j - 1] == ' ' && j + 1 < n &&
 				!spaced_question(s, n, j)))
 				break;
+			/* 'a flag to say "is it OK to lock F2?".': a
+			 * question quoted in a statement. */
+			if (j + 2 < n && (s[j + 1] == '"' || s[j + 1] == '\'') &&
+			    (s[j + 2] == '.' || s[j + 2] == ','))
+				break;
 			/* "In many (most?) cases": an aside, not asked. */
 			if (j + 1 < n && s[j + 1] == ')' &&
 			    memchr(s, '(', j) != NULL)
@@ -2148,6 +2164,14 @@ greeting(const struct cls_text *x, const char **name, size_t *n)
 	if (i == MLQ__ARRAY_SIZE(hello))
 		return false;
 	p += strlen(hello[i]);
+	/* "Dear maintainers,": greets those who take patches. */
+	if (p < end && has_prefix(p, (size_t)(end - p), "maintainer")) {
+		for (e = p; e < end && *e >= 'a' && *e <= 'z'; e++)
+			;
+		*name = p;
+		*n = (size_t)(e - p);
+		return true;
+	}
 	if (p >= end || *p < 'A' || *p > 'Z')
 		return false;
 	for (e = p + 1; e < end && ((*e >= 'a' && *e <= 'z') ||

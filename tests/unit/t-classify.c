@@ -253,6 +253,13 @@ static const struct ccase cases[] = {
 	{ "Does anyone know why NFSv3 uses NFS_OFFSET_MAX?\n", false, 0,
 	    NULL },
 	{ "Make sense?\n", false, QUES, "question-mark" },
+	{ "So we need a flag to say \"is it OK to lock folio F2?\".\n", false,
+	    0, NULL },
+	{ "Maybe something like this for the description?\n", false, CHG,
+	    "changes-asked" },
+	{ "Either give it a proper name or you could just add the argument "
+	  "to vfs_mkdir() and change all the callers?\n",
+	    false, CHG, "changes-asked" },
 	{ "In the case it has to return a 32-bit inode it xors the high and "
 	  "low parts.\n",
 	    false, 0, NULL },
