@@ -2422,6 +2422,24 @@ argues_only(const struct cls_text *x, const unsigned char *sent)
 	return weak;
 }
 
+/*
+ * Appends to out an evidence row of tag 0: a marker for the review
+ * engine (whom the mail greets, how it asks), never shown.  NULL when
+ * out of memory.
+ */
+static struct mlq_evidence *
+add_marker(struct mlq_arena *a, struct mlq_evidence *out, size_t *nev,
+    const char *rule, const char *s, size_t n)
+{
+	if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
+	    (out[*nev].line = mlq_arena_strndup(a, s, n)) == NULL)
+		return NULL;
+	out[*nev].tag = 0;
+	out[*nev].rule = rule;
+	(*nev)++;
+	return out;
+}
+
 enum mlq_status
 mlq_classify_reply(const char *body, size_t len, bool by_submitter,
     struct mlq_arena *a, unsigned *tags, struct mlq_evidence **ev, size_t *nev,
@@ -2559,36 +2577,21 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		*tags |= 1u << i;
 		(*nev)++;
 	}
-	if ((*tags & MLQ_TAG_CHANGES) && argues_only(&x, sent)) {
-		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
-		    (out[*nev].line = mlq_arena_strndup(a, "", 0)) == NULL)
-			goto oom;
-		out[*nev].tag = 0;
-		out[*nev].rule = MLQ__RULE_ARGUES;
-		(*nev)++;
-	}
+	if ((*tags & MLQ_TAG_CHANGES) && argues_only(&x, sent) &&
+	    (out = add_marker(a, out, nev, MLQ__RULE_ARGUES, "", 0)) == NULL)
+		goto oom;
 	/* A request made on the code it quotes is the author's to meet,
 	 * whomever the mail answers. */
 	i = tag_index(MLQ_TAG_CHANGES);
 	if (hit_line[i] != SIZE_MAX && hit_cls[i] != SIZE_MAX &&
-	    under_quoted_diff(&x, hit_cls[i])) {
-		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
-		    (out[*nev].line = mlq_arena_strndup(a, "", 0)) == NULL)
-			goto oom;
-		out[*nev].tag = 0;
-		out[*nev].rule = MLQ__RULE_ON_CODE;
-		(*nev)++;
-	}
+	    under_quoted_diff(&x, hit_cls[i]) &&
+	    (out = add_marker(a, out, nev, MLQ__RULE_ON_CODE, "", 0)) == NULL)
+		goto oom;
 	/* Whom the mail greets, for the store to tell whom it asks. */
 	if ((*tags & (MLQ_TAG_QUESTION | MLQ_TAG_CHANGES)) &&
-	    greeting(&x, &s, &n)) {
-		if ((out = mlq_arena_grow(a, out, *nev, sizeof(*out))) == NULL ||
-		    (out[*nev].line = mlq_arena_strndup(a, s, n)) == NULL)
-			goto oom;
-		out[*nev].tag = 0;
-		out[*nev].rule = MLQ__RULE_GREETING;
-		(*nev)++;
-	}
+	    greeting(&x, &s, &n) &&
+	    (out = add_marker(a, out, nev, MLQ__RULE_GREETING, s, n)) == NULL)
+		goto oom;
 	*ev = out;
 	goto done;
 oom:
