@@ -1222,6 +1222,26 @@ series_load(struct mlq_store *st, int64_t id, struct mlq_arena *a,
 	return mlq__store_rows_done(st, s, rc, err, "read series");
 }
 
+/* Whether postings a and b change files of a directory in common. */
+static enum mlq_status
+share_file(struct mlq_store *st, int64_t a, int64_t b, bool *yes,
+    struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, S_RV_SHARE_FILE,
+	    /* rtrim(p, replace(p, '/', '')): p up to its last '/' */
+	    "SELECT 1 FROM file x JOIN file y ON "
+	    "rtrim(y.path, replace(y.path, '/', '')) = "
+	    "rtrim(x.path, replace(x.path, '/', '')) "
+	    "WHERE x.msg = ? AND y.msg = ? LIMIT 1",
+	    err);
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, a);
+	sqlite3_bind_int64(s, 2, b);
+	return has_row(st, s, yes, err);
+}
+
 /*
  * Two postings of a series are versions of each other (by title, or by
  * their diffs when retitled): then the series are, whole.  Each patch is
@@ -1288,10 +1308,20 @@ link_series_versions(struct mlq_store *st, int64_t id, struct mlq_err *err)
 		    (other->thread == mine->thread &&
 			other->version == mine->version))
 			continue;
-		for (i = 0; rc == MLQ_OK && i <= mine->total; i++)
-			if (mine->have[i] && other->have[i])
+		for (i = 0; rc == MLQ_OK && i <= mine->total; i++) {
+			if (!mine->have[i] || !other->have[i])
+				continue;
+			/* In the same place of a same-sized series, a
+			 * patch of other directories is no version of
+			 * it (fscache's 28/32 and NFS's 28/32). */
+			if (i > 0 && (rc = share_file(st, mine->by_idx[i].id,
+					  other->by_idx[i].id, &found, err)) !=
+				MLQ_OK)
+				break;
+			if (i == 0 || found)
 				rc = version_link(st, &mine->by_idx[i],
 				    &other->by_idx[i], true, err);
+		}
 	}
 out:
 	free(others.v);
