@@ -116,6 +116,7 @@ struct cls_clause {
 	size_t qline;	   /* line of the closing '?' */
 	bool question;	   /* ends with '?' */
 	bool colon;	   /* ends with ':', above what it introduces */
+	bool paren;	   /* opens after '(': an aside */
 };
 
 struct cls_rule {
@@ -468,12 +469,12 @@ static const struct cls_rule rule_table[] = {
 	    "^ has|have been applied|merged|queued", NULL, NULL, CONDITION,
 	    false, "\"(The patch ...) has been applied to the spi tree\"" },
 	{ MLQ_TAG_APPLIED, "applied-i-have",
-	    "i|i've|we|we've|i'm|we're have|had? "
+	    "i|i've|we|we've|i'm|we're have? "
 	    "just|now|already|also|finally? "
 	    "applied|queued|pulled|merged|applying|queuing|queueing",
 	    NULL, NULL, CONDITION, false, "\"I've applied it to my tree\"" },
 	{ MLQ_TAG_APPLIED, "applied-i-took",
-	    "i|i've|we|we've have|had? just|now|already|also? "
+	    "i|i've|we|we've have? just|now|already|also? "
 	    "took|taken|picked|pushed up? the|your? "
 	    "it|this|these|them|both|all|patch~|series|set|fix",
 	    NULL, NULL, CONDITION, false, "\"I took patch #1 into net-next\"" },
@@ -483,7 +484,7 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, CONDITION, false,
 	    "\"I fixed it up and applied the patch\"" },
 	{ MLQ_TAG_APPLIED, "applied-have-it",
-	    "i|we have|had this|it|these|them|both applied|queued", NULL, NULL,
+	    "i|we have this|it|these|them|both applied|queued", NULL, NULL,
 	    CONDITION, false, "\"I have this applied to the ... tree\"" },
 	{ MLQ_TAG_APPLIED, "applied-adverb",
 	    "^ * applied|queued|merged|committed|pulled "
@@ -1625,6 +1626,7 @@ struct cls_text {
 	size_t sent_first; /* first clause of the open sentence */
 	size_t sent_tok;   /* first token of the open sentence */
 	bool colon;	   /* the clause being closed ends with ':' */
+	bool paren;	   /* the open clause began after '(' */
 	bool oom;
 };
 
@@ -1689,6 +1691,8 @@ close_clause(struct cls_text *x, bool sentence, bool question, size_t line)
 		c->question = question;
 		c->qline = line;
 		c->colon = x->colon;
+		c->paren = x->paren;
+		x->paren = false;
 		x->open = x->ntoks;
 	}
 	if (sentence) {
@@ -1795,6 +1799,7 @@ tokenize_line(struct cls_text *x, size_t li)
 			x->colon = c == ':';
 			close_clause(x, false, false, li);
 			x->colon = false;
+			x->paren = c == '(';
 			break;
 		case ')':
 		case '[':
@@ -2210,7 +2215,9 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 	}
 	if (r->veto != NULL && clause_has(x->toks, c, r->veto, first))
 		return false;
-	return r->tag != MLQ_TAG_APPLIED || !c->question;
+	/* "Testing the tag (now merged into Linus' tree)": an aside
+	 * says what became of something else. */
+	return r->tag != MLQ_TAG_APPLIED || (!c->question && !c->paren);
 }
 
 /* A quoted line of a diff: "> +foo();", "> -bar", "> @@ ...". */

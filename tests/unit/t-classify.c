@@ -253,6 +253,13 @@ static const struct ccase cases[] = {
 	{ "Does anyone know why NFSv3 uses NFS_OFFSET_MAX?\n", false, 0,
 	    NULL },
 	{ "Make sense?\n", false, QUES, "question-mark" },
+	{ "Testing the latest 'nfs-for-6.18-1' tag (now merged into Linus' "
+	  "tree), with your changes, the server hangs.\n",
+	    false, 0, NULL },
+	{ "I was mistaken, I had also applied the 4th commit.\n", false, 0,
+	    NULL },
+	{ "I have also applied the 4th commit.\n", false, APPL,
+	    "applied-i-have" },
 	{ "So we need a flag to say \"is it OK to lock folio F2?\".\n", false,
 	    0, NULL },
 	{ "Maybe something like this for the description?\n", false, CHG,
