@@ -831,6 +831,16 @@ version_link(struct mlq_store *st, const struct cand *a, const struct cand *b,
 	return rc;
 }
 
+/* Whether the later of a and b has the lower version: "v1" after "v3". */
+static bool
+restarts(const struct cand *a, const struct cand *b)
+{
+	const struct cand *later = cand_first(a, b) ? b : a;
+	const struct cand *earlier = later == a ? b : a;
+
+	return later->version < earlier->version;
+}
+
 /*
  * The same author's postings of one title and kind are linked across
  * versions (a cover letter is no version of a patch titled as it is, a
@@ -893,6 +903,12 @@ link_versions(struct mlq_store *st, int64_t id, const struct mlq_msg *m,
 		was = self + 1;
 	for (i = 0; rc == MLQ_OK && i < n; i++) {
 		if (v[i].version == self->version)
+			continue;
+		/* A cover's title is often generic ("Update NFSD XDR
+		 * functions" began a new series as v1 after a v3): a later
+		 * cover of a lower version is a version only when a patch
+		 * of its series is one (link_series_versions). */
+		if (kind == 2 && restarts(self, &v[i]))
 			continue;
 		if (self_first || first[i])
 			rc = version_link(st, self, &v[i], true, err);
