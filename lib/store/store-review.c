@@ -1806,6 +1806,7 @@ struct rv_node {
 	bool asks_you; /* its change request speaks to "you" ("can you") */
 	bool argues;   /* ... only says what should be, to quoted prose */
 	bool on_code;  /* ... is said on a quoted hunk of the diff */
+	bool prose;    /* a submission with no diff nor "PATCH": "[RFC] ..." */
 	int status, old_status;
 	int up;	   /* the parent's node, -1 */
 	int sub;   /* the submission a reply belongs to (itself for one) */
@@ -1916,7 +1917,9 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    MLQ__RULE_ARGUES "'), "
 	    "coalesce(author_email, ''), coalesce(author_name, ''), "
 	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
-	    MLQ__RULE_ON_CODE "') "
+	    MLQ__RULE_ON_CODE "'), "
+	    "kind = 1 AND patch_id IS NULL AND insertions + deletions = 0 AND "
+	    "instr(upper(subject), 'PATCH') = 0 "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1955,6 +1958,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->author = adup(t->a, s, 22);
 		n->author_name = adup(t->a, s, 23);
 		n->on_code = sqlite3_column_int(s, 24) != 0;
+		n->prose = sqlite3_column_int(s, 25) != 0;
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL ||
 		    n->author == NULL || n->author_name == NULL)
 			break;
@@ -2390,9 +2394,15 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (n->id == 0 || n->kind > 0)
 			continue;
 		n->tags = n->own & MLQ__TAG_REPLY;
-		if (n->sub >= 0)
+		if (n->sub >= 0) {
 			s = &t->n[n->sub];
-		else if (unseen_submitter(t, (int)i, &unseen) == THREAD_NO_PATCH) {
+			/* A proposal in prose ("[RFC] ...", no diff): no
+			 * patch to ask about or to change. */
+			if (s->prose)
+				n->tags &= ~(unsigned)(MLQ_TAG_QUESTION |
+				    MLQ_TAG_CHANGES);
+		} else if (unseen_submitter(t, (int)i, &unseen) ==
+		    THREAD_NO_PATCH) {
 			/* A discussion with no patch: nobody to ask or to
 			 * ask a change of. */
 			n->tags &= ~(unsigned)(MLQ_TAG_QUESTION |
