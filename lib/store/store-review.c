@@ -2345,6 +2345,46 @@ unseen_submitter(const struct rv_thread *t, int i, struct rv_node *u)
 	return THREAD_PATCH_UNSEEN;
 }
 
+/*
+ * A series sent in reply to a mail of its sender's that starts the thread
+ * and carries no "[PATCH" ("add a LRU for delegations", then "[PATCH
+ * 01/12] ..." below it, as some send their series): that mail is the
+ * series' cover letter, and what its replies say ("Applied to ...") is
+ * said of every patch.  Two patches of the series below it make it one.
+ */
+static void
+adopt_covers(struct rv_thread *t)
+{
+	struct rv_node *c, *p, *first;
+	size_t i, j;
+	int n;
+
+	for (i = 0; i < t->count; i++) {
+		c = &t->n[i];
+		if (c->id == 0 || c->kind != 0 || c->parent != NULL ||
+		    c->patch_subject)
+			continue;
+		first = NULL;
+		for (j = 0, n = 0; j < t->count; j++) {
+			p = &t->n[j];
+			if (p->up != (int)i || p->kind != 1 || p->idx < 1 ||
+			    p->total < 2 || !same_author(p, c) ||
+			    (first != NULL && (p->version != first->version ||
+						  p->total != first->total)))
+				continue;
+			if (first == NULL)
+				first = p;
+			n++;
+		}
+		if (n < 2)
+			continue;
+		c->kind = 2;
+		c->version = first->version;
+		c->total = first->total;
+		c->idx = 0;
+	}
+}
+
 /* Tags of every node; statuses come after every thread's tags are stored. */
 static enum mlq_status
 derive_tags(struct rv_thread *t, struct mlq_err *err)
@@ -2366,6 +2406,7 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 	for (i = 0; i < t->count; i++)
 		if (t->n[i].parent != NULL)
 			t->n[i].up = find_node(t, t->n[i].parent);
+	adopt_covers(t);
 
 	/* Submissions; the one top-level submission adopts orphans. */
 	for (i = 0; i < t->count; i++) {
