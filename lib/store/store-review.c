@@ -2548,9 +2548,11 @@ is_reverted(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
 
 /*
  * Superseded: a newer version links to it, or it was posted again as it
- * was (the same author, title, version and place in its series: a
- * "[PATCH RESEND]", an unmarked second posting), and the review goes on
- * under the later posting.
+ * was (the same author, title and version: a "[PATCH RESEND]", an
+ * unmarked second posting, in the same place of its series or in another
+ * series of another thread: "[PATCH 08/19]" again as "[PATCH 09/20]"),
+ * and the review goes on under the later posting.  Copies for stable
+ * trees ("AUTOSEL 6.6", "AUTOSEL 6.1", "5.10.y") are one for each tree.
  */
 static enum mlq_status
 is_superseded(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
@@ -2565,8 +2567,11 @@ is_superseded(struct mlq_store *st, int64_t id, bool *yes, struct mlq_err *err)
 	return exists(st, S_RV_RESENT,
 	    "SELECT 1 FROM msg m JOIN msg o ON o.norm = m.norm AND "
 	    "o.from_email = m.from_email AND o.kind > 0 AND o.kind = m.kind "
-	    "AND o.version = m.version AND o.idx = m.idx AND "
-	    "o.total = m.total AND o.id <> m.id AND (o.date > m.date OR "
+	    "AND o.version = m.version AND ((o.idx = m.idx AND "
+	    "o.total = m.total) OR o.thread <> m.thread) AND "
+	    "(o.prefix = m.prefix OR (o.prefix NOT GLOB '*[0-9]*' AND "
+	    "m.prefix NOT GLOB '*[0-9]*')) AND "
+	    "o.id <> m.id AND (o.date > m.date OR "
 	    "(o.date = m.date AND o.msgid > m.msgid)) "
 	    "WHERE m.id = ? AND m.norm <> '' LIMIT 1",
 	    id, yes, err);
