@@ -44,19 +44,16 @@ commit_id(struct mlq_store *st, const char *oid, int64_t *id,
     struct mlq_err *err)
 {
 	sqlite3_stmt *s;
-	int step;
+	enum mlq_status rc;
 
 	s = mlq__store_stmt(st, S_GIT_ID, "SELECT id FROM gcommit WHERE oid = ?",
 	    err);
 	if (s == NULL)
 		return MLQ_EDB;
 	mlq__store_bind_text(s, 1, oid);
-	step = sqlite3_step(s);
-	*id = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		return mlq__store_fail(st, err, "find commit");
-	return MLQ_OK;
+	*id = 0;
+	rc = mlq__store_step_int(st, s, id, err, "find commit");
+	return rc == MLQ_NOTFOUND ? MLQ_OK : rc;
 }
 
 enum mlq_status
@@ -139,18 +136,14 @@ rule_first(struct mlq_store *st, enum store_stmt slot, const char *sql,
     int64_t commit, int64_t *out, struct mlq_err *err)
 {
 	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
-	int rc;
+	enum mlq_status rc;
 
 	if (s == NULL)
 		return MLQ_EDB;
 	sqlite3_bind_int64(s, 1, commit);
-	rc = sqlite3_step(s);
-
-	*out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "link commit");
-	return MLQ_OK;
+	*out = 0;
+	rc = mlq__store_step_int(st, s, out, err, "link commit");
+	return rc == MLQ_NOTFOUND ? MLQ_OK : rc;
 }
 
 /* Rule 0: the patch a thank-you mail said became this commit. */
@@ -319,16 +312,13 @@ max_id(struct mlq_store *st, enum store_stmt slot, const char *sql,
     int64_t *out, struct mlq_err *err)
 {
 	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
-	int step;
+	enum mlq_status rc;
 
 	if (s == NULL)
 		return MLQ_EDB;
-	step = sqlite3_step(s);
-	*out = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		return mlq__store_fail(st, err, "read commits");
-	return MLQ_OK;
+	*out = 0;
+	rc = mlq__store_step_int(st, s, out, err, "read commits");
+	return rc == MLQ_NOTFOUND ? MLQ_OK : rc;
 }
 
 enum mlq_status

@@ -285,6 +285,13 @@ mlq__store_col_text(sqlite3_stmt *s, int i)
 	return (const char *)sqlite3_column_text(s, i);
 }
 
+/*
+ * The first column of s's first row as an integer, s reset; MLQ_NOTFOUND
+ * when there is no row.
+ */
+enum mlq_status mlq__store_step_int(struct mlq_store *st, sqlite3_stmt *s,
+    int64_t *out, struct mlq_err *err, const char *what);
+
 /* Runs a statement that returns no rows, and resets it. */
 static inline enum mlq_status
 mlq__store_step_done(struct mlq_store *st, sqlite3_stmt *s, struct mlq_err *err,

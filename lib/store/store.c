@@ -212,9 +212,8 @@ mlq__store_exec(struct mlq_store *st, const char *sql, struct mlq_err *err)
 	return MLQ_OK;
 }
 
-/* The first column of the first row as an integer; MLQ_NOTFOUND if none. */
-static enum mlq_status
-step_int(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
+enum mlq_status
+mlq__store_step_int(struct mlq_store *st, sqlite3_stmt *s, int64_t *out,
     struct mlq_err *err, const char *what)
 {
 	int rc = sqlite3_step(s);
@@ -239,7 +238,7 @@ pragma_int(struct mlq_store *st, const char *sql, int64_t *out,
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return mlq__store_fail(st, err, sql);
-	rc = step_int(st, s, out, err, sql);
+	rc = mlq__store_step_int(st, s, out, err, sql);
 	sqlite3_finalize(s);
 	if (rc == MLQ_NOTFOUND)
 		rc = mlq_err_set(err, MLQ_EDB, "%s: no answer", sql);
@@ -483,7 +482,7 @@ find_msg(struct mlq_store *st, const char *msgid, int64_t *id,
 	if (s == NULL)
 		return MLQ_EDB;
 	mlq__store_bind_text(s, 1, msgid);
-	return step_int(st, s, id, err, "find message");
+	return mlq__store_step_int(st, s, id, err, "find message");
 }
 
 /* A list's row id, created on first use. */
@@ -499,7 +498,8 @@ list_id(struct mlq_store *st, const char *name, int64_t *id,
 	if (s == NULL)
 		return MLQ_EDB;
 	mlq__store_bind_text(s, 1, name);
-	if ((rc = step_int(st, s, id, err, "find list")) != MLQ_NOTFOUND)
+	if ((rc = mlq__store_step_int(st, s, id, err, "find list")) !=
+	    MLQ_NOTFOUND)
 		return rc;
 	s = mlq__store_stmt(st, S_LIST_ADD, "INSERT INTO list(name) VALUES (?)",
 	    err);
@@ -571,7 +571,7 @@ thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
 	if (s == NULL)
 		return MLQ_EDB;
 	mlq__store_bind_text(s, 1, msgid);
-	rc = step_int(st, s, thread, err, "find thread");
+	rc = mlq__store_step_int(st, s, thread, err, "find thread");
 	/* Thread 0 is the row being stored: what counts is its ghost. */
 	if (rc != MLQ_NOTFOUND && !(rc == MLQ_OK && *thread == 0))
 		return rc;
@@ -581,7 +581,7 @@ thread_of(struct mlq_store *st, const char *msgid, int64_t *thread,
 		return MLQ_EDB;
 	mlq__store_bind_text(s, 1, msgid);
 	*is_ghost = true;
-	rc = step_int(st, s, thread, err, "find ghost");
+	rc = mlq__store_step_int(st, s, thread, err, "find ghost");
 	if (rc == MLQ_NOTFOUND) {
 		*is_ghost = false;
 		return MLQ_OK;
