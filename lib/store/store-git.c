@@ -56,6 +56,20 @@ commit_id(struct mlq_store *st, const char *oid, int64_t *id,
 	return rc == MLQ_NOTFOUND ? MLQ_OK : rc;
 }
 
+/* Runs sql, an insert of a commit's row id and one text, as slot. */
+static enum mlq_status
+put_pair(struct mlq_store *st, enum store_stmt slot, const char *sql,
+    int64_t id, const char *text, const char *what, struct mlq_err *err)
+{
+	sqlite3_stmt *s = mlq__store_stmt(st, slot, sql, err);
+
+	if (s == NULL)
+		return MLQ_EDB;
+	sqlite3_bind_int64(s, 1, id);
+	mlq__store_bind_text(s, 2, text);
+	return mlq__store_step_done(st, s, err, what);
+}
+
 enum mlq_status
 mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
     const struct mlq_commit *c, bool *is_new, struct mlq_err *err)
@@ -91,42 +105,24 @@ mlq_store_commit_put(struct mlq_store *st, const char *repo, const char *ref,
 		return rc;
 	else if (id == 0)
 		return mlq__store_fail(st, err, "find commit");
-	if (ref != NULL) {
-		s = mlq__store_stmt(st, S_GIT_REF,
-		    "INSERT OR IGNORE INTO gcommit_ref(commit_id, ref) "
-		    "VALUES (?, ?)", err);
-		if (s == NULL)
-			return MLQ_EDB;
-		sqlite3_bind_int64(s, 1, id);
-		mlq__store_bind_text(s, 2, ref);
-		if ((rc = mlq__store_step_done(st, s, err, "store ref")) !=
-		    MLQ_OK)
+	if (ref != NULL &&
+	    (rc = put_pair(st, S_GIT_REF,
+		 "INSERT OR IGNORE INTO gcommit_ref(commit_id, ref) "
+		 "VALUES (?, ?)",
+		 id, ref, "store ref", err)) != MLQ_OK)
+		return rc;
+	for (i = 0; i < c->nmsgids; i++)
+		if ((rc = put_pair(st, S_GIT_MSGID,
+			 "INSERT OR IGNORE INTO gcommit_msgid(commit_id, msgid) "
+			 "VALUES (?, ?)",
+			 id, c->msgids[i], "store link", err)) != MLQ_OK)
 			return rc;
-	}
-	for (i = 0; i < c->nmsgids; i++) {
-		s = mlq__store_stmt(st, S_GIT_MSGID,
-		    "INSERT OR IGNORE INTO gcommit_msgid(commit_id, msgid) "
-		    "VALUES (?, ?)", err);
-		if (s == NULL)
-			return MLQ_EDB;
-		sqlite3_bind_int64(s, 1, id);
-		mlq__store_bind_text(s, 2, c->msgids[i]);
-		if ((rc = mlq__store_step_done(st, s, err, "store link")) !=
-		    MLQ_OK)
+	for (i = 0; i < c->nfixes; i++)
+		if ((rc = put_pair(st, S_GIT_FIXES,
+			 "INSERT OR IGNORE INTO gcommit_fixes(commit_id, ckey) "
+			 "VALUES (?, ?)",
+			 id, c->fixes[i], "store fixes", err)) != MLQ_OK)
 			return rc;
-	}
-	for (i = 0; i < c->nfixes; i++) {
-		s = mlq__store_stmt(st, S_GIT_FIXES,
-		    "INSERT OR IGNORE INTO gcommit_fixes(commit_id, ckey) "
-		    "VALUES (?, ?)", err);
-		if (s == NULL)
-			return MLQ_EDB;
-		sqlite3_bind_int64(s, 1, id);
-		mlq__store_bind_text(s, 2, c->fixes[i]);
-		if ((rc = mlq__store_step_done(st, s, err, "store fixes")) !=
-		    MLQ_OK)
-			return rc;
-	}
 	return MLQ_OK;
 }
 
