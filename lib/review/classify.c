@@ -2584,12 +2584,17 @@ mlq_classify_reply(const char *body, size_t len, bool by_submitter,
 		*tags |= 1u << i;
 		(*nev)++;
 	}
-	if ((*tags & MLQ_TAG_CHANGES) && argues_only(&x, sent) &&
+	/* Only a first request that is such a sentence can make them all
+	 * so: the full reading is spared every other mail. */
+	i = tag_index(MLQ_TAG_CHANGES);
+	if (hit_line[i] != SIZE_MAX && hit_rule[i] != SIZE_MAX &&
+	    hit_cls[i] != SIZE_MAX &&
+	    rule_table[hit_rule[i]].clause_fn == cls_modal_request &&
+	    under_quoted_prose(&x, hit_cls[i]) && argues_only(&x, sent) &&
 	    (out = add_marker(a, out, nev, MLQ__RULE_ARGUES, "", 0)) == NULL)
 		goto oom;
 	/* A request made on the code it quotes is the author's to meet,
 	 * whomever the mail answers. */
-	i = tag_index(MLQ_TAG_CHANGES);
 	if (hit_line[i] != SIZE_MAX && hit_cls[i] != SIZE_MAX &&
 	    under_quoted_diff(&x, hit_cls[i]) &&
 	    (out = add_marker(a, out, nev, MLQ__RULE_ON_CODE, "", 0)) == NULL)
