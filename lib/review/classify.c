@@ -503,6 +503,11 @@ static const struct cls_rule rule_table[] = {
 	    "to|into|in|on the|my|our? *? *? @tree",
 	    NULL, NULL, CONDITION, false,
 	    "\"It's been added to the for-next topic branch\"" },
+	{ MLQ_TAG_APPLIED, "applied-replaced",
+	    "replaced|swapped * *? *? *? *? *? in|into|on the|my|our? *? *? "
+	    "@tree",
+	    NULL, NULL, CONDITION, false,
+	    "\"replaced the series in my -next branch with this version\"" },
 };
 
 const char *
@@ -2195,6 +2200,47 @@ greeting(const struct cls_text *x, const char **name, size_t *n)
 	return true;
 }
 
+/* A commit id: seven or more hex digits, at least one of them a digit. */
+static bool
+is_commit_id(const char *w, size_t n)
+{
+	size_t i, digits = 0;
+
+	if (n < 7 || n > 40)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (is_digit((unsigned char)w[i]))
+			digits++;
+		else if (mlq__lower(w[i]) < 'a' || mlq__lower(w[i]) > 'f')
+			return false;
+	}
+	return digits > 0;
+}
+
+/*
+ * Whether the clause, up to token 'upto', names a change other than the
+ * one answered: "that patch was merged in 6.6", "Commit c5967721e106 was
+ * merged in 6.9".  Said of the patch itself it would be "this" or "it".
+ */
+static bool
+names_other_change(const struct cls_tok *t, const struct cls_clause *c,
+    size_t upto)
+{
+	size_t i;
+
+	for (i = c->begin; i < upto && i < c->end; i++) {
+		if (is_commit_id(t[i].s, t[i].len))
+			return true;
+		/* The match may begin on the noun: "that [patch was merged]". */
+		if (i + 1 <= upto && i + 1 < c->end &&
+		    WORD_IN(t[i].s, t[i].len, "that|those") &&
+		    WORD_IN(t[i + 1].s, t[i + 1].len,
+			"patch|patches|commit|commits|series|change|changes|fix"))
+			return true;
+	}
+	return false;
+}
+
 /* Whether rule k holds in clause c; *line is the evidence's line. */
 static bool
 rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
@@ -2217,7 +2263,8 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 		return false;
 	/* "Testing the tag (now merged into Linus' tree)": an aside
 	 * says what became of something else. */
-	return r->tag != MLQ_TAG_APPLIED || (!c->question && !c->paren);
+	return r->tag != MLQ_TAG_APPLIED ||
+	    (!c->question && !c->paren && !names_other_change(x->toks, c, first));
 }
 
 /* A quoted line of a diff: "> +foo();", "> -bar", "> @@ ...". */

@@ -260,6 +260,18 @@ static const struct ccase cases[] = {
 	    NULL },
 	{ "I have also applied the 4th commit.\n", false, APPL,
 	    "applied-i-have" },
+	{ "Thanks, replaced the series in my -next branch with this "
+	  "version.\n",
+	    false, APPL, "applied-replaced" },
+	{ "These two patches have replaced the v1 patches from last week in\n"
+	  "the for-next branch at\n",
+	    false, APPL, "applied-replaced" },
+	{ "I replaced our iversion patch with this patch and got the same\n"
+	  "improvement.\n",
+	    false, 0, NULL },
+	{ "Yes, that patch was merged in 6.6.  I don't think it matters here.\n",
+	    false, 0, NULL },
+	{ "Commit c5967721e106 was merged in 6.9.\n", false, 0, NULL },
 	{ "So we need a flag to say \"is it OK to lock folio F2?\".\n", false,
 	    0, NULL },
 	{ "Maybe something like this for the description?\n", false, CHG,
