@@ -267,6 +267,9 @@ struct cand {
 	bool date_ok;
 	int64_t date;
 	const char *msgid;
+	int kind;	   /* 1 patch, 2 cover letter, 3 pull request */
+	const char *from;  /* the sender's address */
+	const char *place; /* a prefix naming a tree ("AUTOSEL 6.6"), else "" */
 };
 
 /* Whether a was posted first: dated first, then earlier, then by Message-Id. */
@@ -280,59 +283,75 @@ cand_first(const struct cand *a, const struct cand *b)
 	return strcmp(a->msgid, b->msgid) < 0;
 }
 
+/* Whether a reference made at (src_ok, src_date) can name c. */
+static bool
+cand_seen(const struct cand *c, bool src_ok, int64_t src_date)
+{
+	return src_ok && c->date_ok && c->date <= src_date;
+}
+
 /*
- * Better target for a reference made at (src_ok, src_date): one posted
- * before the reference, then the latest version, then the first posting
- * of it (a RESEND or a stable backport comes later), then the smaller
+ * Better first posting for a reference made at (src_ok, src_date): one
+ * posted before the reference, then the latest version, then a patch (a
+ * commit is named, not the cover letter that shares its title), then the
+ * first posting of it (a stable backport comes later), then the smaller
  * Message-Id (so the choice does not depend on arrival order).
  */
 static bool
 cand_better(const struct cand *a, const struct cand *b, bool src_ok,
     int64_t src_date)
 {
-	bool ea = src_ok && a->date_ok && a->date <= src_date;
-	bool eb = src_ok && b->date_ok && b->date <= src_date;
+	bool ea = cand_seen(a, src_ok, src_date);
+	bool eb = cand_seen(b, src_ok, src_date);
 
 	if (ea != eb)
 		return ea;
 	if (a->version != b->version)
 		return a->version > b->version;
+	if ((a->kind == 1) != (b->kind == 1))
+		return a->kind == 1;
 	return cand_first(a, b);
 }
 
-/* Picks the best of a candidate query's rows (id, version, date, msgid). */
-static enum mlq_status
-best_of(struct mlq_store *st, sqlite3_stmt *s, bool src_ok, int64_t src_date,
-    struct mlq_buf *keep, int64_t *best, struct mlq_err *err)
+/* One version posted again by its sender, for the same tree. */
+static bool
+cand_reposts(const struct cand *a, const struct cand *b)
 {
-	struct cand c, b;
-	int rc;
-
-	*best = 0;
-	memset(&b, 0, sizeof(b));
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		c.id = sqlite3_column_int64(s, 0);
-		c.version = sqlite3_column_int(s, 1);
-		c.date_ok = sqlite3_column_type(s, 2) != SQLITE_NULL;
-		c.date = sqlite3_column_int64(s, 2);
-		c.msgid = col_str(s, 3);
-		if (*best != 0 && !cand_better(&c, &b, src_ok, src_date))
-			continue;
-		mlq_buf_reset(keep);
-		mlq_buf_addstr(keep, c.msgid);
-		b = c;
-		b.msgid = keep->data ? keep->data : "";
-		*best = c.id;
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return mlq__store_fail(st, err, "find link target");
-	if (keep->oom)
-		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
-	return MLQ_OK;
+	return a->version == b->version && a->kind == b->kind &&
+	    strcmp(a->from, b->from) == 0 && strcmp(a->place, b->place) == 0;
 }
 
-#define CAND_COLS "SELECT id, version, date, msgid FROM msg "
+/*
+ * The target a reference made at (src_ok, src_date) names among v, src and
+ * also (when not 0) left out: the best first posting (cand_better), then
+ * the last time its sender posted it again before the reference (a RESEND,
+ * "[PATCH 1/6]" again a week later), which is the one a maintainer took.
+ */
+static const struct cand *
+cand_pick(const struct cand *v, size_t n, int64_t src, int64_t also,
+    bool src_ok, int64_t src_date)
+{
+	const struct cand *head = NULL, *b = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].id != src && v[i].id != also &&
+		    (head == NULL || cand_better(&v[i], head, src_ok, src_date)))
+			head = &v[i];
+	for (i = 0; head != NULL && i < n; i++)
+		if (v[i].id != src && v[i].id != also &&
+		    cand_reposts(&v[i], head) &&
+		    cand_seen(&v[i], src_ok, src_date) ==
+			cand_seen(head, src_ok, src_date) &&
+		    (b == NULL || cand_first(b, &v[i])))
+			b = &v[i];
+	return b;
+}
+
+/* A prefix naming a tree has a digit: "AUTOSEL 6.6", "5.10". */
+#define CAND_COLS                                                              \
+	"SELECT id, version, date, msgid, kind, from_email, "                  \
+	"CASE WHEN prefix GLOB '*[0-9]*' THEN prefix ELSE '' END FROM msg "
 
 /*
  * The submissions under one title, read once for all the references that
@@ -364,7 +383,11 @@ cands_load(struct mlq_store *st, sqlite3_stmt *s, struct mlq_arena *a,
 		c->version = sqlite3_column_int(s, 1);
 		c->date_ok = sqlite3_column_type(s, 2) != SQLITE_NULL;
 		c->date = sqlite3_column_int64(s, 2);
-		if ((c->msgid = mlq_arena_strdup(a, col_str(s, 3))) == NULL)
+		c->msgid = mlq_arena_strdup(a, col_str(s, 3));
+		c->kind = sqlite3_column_int(s, 4);
+		c->from = mlq_arena_strdup(a, col_str(s, 5));
+		c->place = mlq_arena_strdup(a, col_str(s, 6));
+		if (c->msgid == NULL || c->from == NULL || c->place == NULL)
 			break;
 		(*n)++;
 	}
@@ -387,22 +410,28 @@ memo_load(struct mlq_store *st, struct title_memo *m, struct mlq_err *err)
 	return cands_load(st, s, m->a, &m->v, &m->n, err);
 }
 
-/*
- * What best_of() would pick from the memo's titles, src and also (when not
- * 0) left out.
- */
-static const struct cand *
-memo_pick(const struct title_memo *m, int64_t src, int64_t also, bool src_ok,
-    int64_t src_date)
+/* Picks among a candidate query's rows (CAND_COLS) into *best. */
+static enum mlq_status
+best_of(struct mlq_store *st, sqlite3_stmt *s, int64_t src, bool src_ok,
+    int64_t src_date, int64_t *best, struct mlq_err *err)
 {
-	const struct cand *b = NULL;
-	size_t i;
+	struct mlq_arena *a;
+	struct cand *v = NULL;
+	const struct cand *b;
+	size_t n = 0;
+	enum mlq_status rc;
 
-	for (i = 0; i < m->n; i++)
-		if (m->v[i].id != src && m->v[i].id != also &&
-		    (b == NULL || cand_better(&m->v[i], b, src_ok, src_date)))
-			b = &m->v[i];
-	return b;
+	*best = 0;
+	if ((a = mlq_arena_new()) == NULL) {
+		sqlite3_reset(s);
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	}
+	rc = cands_load(st, s, a, &v, &n, err);
+	if (rc == MLQ_OK &&
+	    (b = cand_pick(v, n, src, 0, src_ok, src_date)) != NULL)
+		*best = b->id;
+	mlq_arena_free(a);
+	return rc;
 }
 
 /*
@@ -414,13 +443,12 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
     const char *norm, const char *commit, struct title_memo *memo, int64_t *out,
     struct mlq_err *err)
 {
-	struct mlq_buf keep, hi;
+	struct mlq_buf hi;
 	const struct cand *b;
 	sqlite3_stmt *s;
 	enum mlq_status rc = MLQ_OK;
 
 	*out = 0;
-	mlq_buf_init(&keep);
 	mlq_buf_init(&hi);
 	if (commit != NULL && *commit != '\0') {
 		/* Every id extending the prefix sorts in [commit, commit "g"):
@@ -456,7 +484,7 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 			mlq__store_bind_text(s, 1, commit);
 			mlq__store_bind_text(s, 2, hi.data);
 			sqlite3_bind_int64(s, 3, src);
-			if ((rc = best_of(st, s, src_ok, src_date, &keep, out,
+			if ((rc = best_of(st, s, src, src_ok, src_date, out,
 				 err)) != MLQ_OK ||
 			    *out != 0)
 				goto out;
@@ -468,7 +496,8 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 		if (memo->a == NULL)
 			rc = memo_load(st, memo, err);
 		if (rc == MLQ_OK &&
-		    (b = memo_pick(memo, src, 0, src_ok, src_date)) != NULL)
+		    (b = cand_pick(memo->v, memo->n, src, 0, src_ok,
+			 src_date)) != NULL)
 			*out = b->id;
 		goto out;
 	}
@@ -480,9 +509,8 @@ ref_target(struct mlq_store *st, int64_t src, bool src_ok, int64_t src_date,
 	}
 	mlq__store_bind_text(s, 1, norm);
 	sqlite3_bind_int64(s, 2, src);
-	rc = best_of(st, s, src_ok, src_date, &keep, out, err);
+	rc = best_of(st, s, src, src_ok, src_date, out, err);
 out:
-	mlq_buf_release(&keep);
 	mlq_buf_release(&hi);
 	return rc;
 }
@@ -681,18 +709,17 @@ collect_naming(struct mlq_store *st, sqlite3_stmt *s, int64_t self,
 }
 
 /*
- * Whether self, a new posting of the memo's title, can become the target
- * of reference r naming that title: it must beat every other posting of
- * the title the reference could pick.
+ * Whether self, a new posting of the memo's title, moves the target of
+ * reference r naming that title: to itself, or (a repost arriving before
+ * its first posting) to another posting of its sender's.
  */
 static bool
 naming_moves(const struct title_memo *memo, const struct cand *self,
     const struct naming *r)
 {
-	const struct cand *b =
-	    memo_pick(memo, r->src, self->id, r->date_ok, r->date);
-
-	return b == NULL || cand_better(self, b, r->date_ok, r->date);
+	return cand_pick(memo->v, memo->n, r->src, self->id, r->date_ok,
+		   r->date) !=
+	    cand_pick(memo->v, memo->n, r->src, 0, r->date_ok, r->date);
 }
 
 /* The references that name commit (by a prefix of it), added to *v. */
