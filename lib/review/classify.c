@@ -2147,9 +2147,64 @@ vocative(const struct cls_text *x, size_t j)
 	    vocative_at(x, p);
 }
 
+/* Whether [p, end) is " Word Word," to the line's end: a name's rest. */
+static bool
+capitalized_to_comma(const char *p, const char *end)
+{
+	while (p < end && *p == ' ') {
+		if (++p >= end || *p < 'A' || *p > 'Z')
+			return false;
+		while (p < end && ((*p >= 'a' && *p <= 'z') ||
+				      (*p >= 'A' && *p <= 'Z') || *p == '-'))
+			p++;
+	}
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	return end - p == 1 && *p == ',';
+}
+
+/*
+ * "Rafal," alone on the first own line, more of the writer's text below:
+ * a name called, not a word said ("Thanks," "Hmm," as a line of their
+ * own are not names).
+ */
+static bool
+bare_vocative(const struct cls_text *x, const struct cls_line *l,
+    const char *p, const char **name, size_t *n)
+{
+	static const char not_names[] =
+	    "thanks|thank|thx|hi|hello|hey|hallo|cheers|regards|bye|best|"
+	    "greetings|sincerely|dear|yes|no|nope|so|also|well|ok|okay|sure|"
+	    "right|agreed|indeed|correct|sorry|actually|however|hmm|hm|ah|"
+	    "oh|oops|great|good|nice|cool|alright|otherwise|anyway|first|"
+	    "second|finally|then|now|again|here|applied|pulled|queued|ack|"
+	    "nack|nak|btw|fwiw|imho|additionally|besides|still|plus|and|but|"
+	    "or|true|interesting|honestly|frankly|unfortunately|fortunately|"
+	    "personally|meanwhile|similarly|likewise|therefore|thus|hence";
+	const char *end = l->s + l->len, *e;
+	size_t i;
+
+	if (p >= end || *p < 'A' || *p > 'Z')
+		return false;
+	for (e = p + 1; e < end && *e >= 'a' && *e <= 'z'; e++)
+		;
+	if (e - p < 2 || !capitalized_to_comma(e, end) || e >= end ||
+	    *e != ',' || WORD_IN(p, (size_t)(e - p), not_names))
+		return false;
+	for (i = (size_t)(l - x->lines) + 1; i < x->nlines; i++)
+		if (x->lines[i].kind == LINE_OWN)
+			break;
+	if (i == x->nlines)
+		return false;
+	*name = p;
+	*n = (size_t)(e - p);
+	return true;
+}
+
 /*
  * The one name a mail's first own line greets ("Hi Tony, (+ Kuba and
- * DaveM)" -> Tony): whom it speaks to.  None for "Hi all", or several.
+ * DaveM)" -> Tony, "Rafal," alone): whom it speaks to.  None for "Hi
+ * all", or several.
  */
 static bool
 greeting(const struct cls_text *x, const char **name, size_t *n)
@@ -2172,7 +2227,7 @@ greeting(const struct cls_text *x, const char **name, size_t *n)
 		if (has_prefix(p, (size_t)(end - p), hello[i]))
 			break;
 	if (i == MLQ__ARRAY_SIZE(hello))
-		return false;
+		return bare_vocative(x, l, p, name, n);
 	p += strlen(hello[i]);
 	/* "Dear maintainers,": greets those who take patches. */
 	if (p < end && has_prefix(p, (size_t)(end - p), "maintainer")) {
@@ -2190,10 +2245,11 @@ greeting(const struct cls_text *x, const char **name, size_t *n)
 		;
 	while (e > p + 1 && e[-1] == '-') /* "Hi Olga-" */
 		e--;
-	/* "Hi Tony and Aditya", "Hi Tony Nguyen": not one first name. */
+	/* "Hi Tony and Aditya": not one first name; "Hi Tony Nguyen,",
+	 * "Hi Stable Kernel Team,": one, by its first word. */
 	if (e < end && *e != ',' && *e != '!' && *e != ':' && *e != '-' &&
 	    !has_prefix(e, (size_t)(end - e), ", ") &&
-	    !has_prefix(e, (size_t)(end - e), " ("))
+	    !has_prefix(e, (size_t)(end - e), " (") && !capitalized_to_comma(e, end))
 		return false;
 	*name = p;
 	*n = (size_t)(e - p);

@@ -2154,6 +2154,12 @@ is_author_n(const char *name, size_t n, const struct rv_node *s)
 	author_called(s, &a, &k);
 	if (near_name(a, k, name, n))
 		return true;
+	/* A lone word may also be the given name: "Alex <zgxgoo@...>". */
+	for (a = s->name; *a == ' ' || *a == '"'; a++)
+		;
+	k = strcspn(a, " \",");
+	if (k > 0 && a[k] != ' ' && near_name(a, k, name, n))
+		return true;
 	if (strchr(s->name, ' ') != NULL || n < 3 ||
 	    (at = strchr(s->from, '@')) == NULL)
 		return false;
