@@ -413,10 +413,41 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, NULL, true,
 	    "\"With these changes:\" above a trailer" },
 	{ MLQ_TAG_CHANGES, "changes-best-way",
-	    "the|a best|better|right|preferred|cleaner|simpler "
-	    "way|approach|option|solution|fix",
+	    "the|a best|better|right|preferred|cleaner|simpler|easiest|"
+	    "simplest|cleanest way|approach|option|solution|fix",
 	    NULL, NULL, "not|no|<if|whether", true,
 	    "\"... is the best way to go\"" },
+	{ MLQ_TAG_CHANGES, "changes-would-help",
+	    "^ but|and|so|yet|though|also|yes|actually? "
+	    "it would|might also|probably|really|certainly? "
+	    "be great|nice|helpful|useful to|if "
+	    "you? could|can|would? also|just? @change|explain|describe",
+	    NULL, NULL, NULL, true,
+	    "\"It would be nice to make this a bit more sophisticated.\", "
+	    "\"It would be great if you can repost ...\"" },
+	{ MLQ_TAG_CHANGES, "changes-would-help-have",
+	    "^ but|and|so|yet|though|also|yes|actually? "
+	    "it would|might also|probably|really|certainly? "
+	    "be great|nice|helpful|useful to have|see|get|add "
+	    "a|an|the|some|more? *? link|link:|tag|fixes|fixes:|comment|"
+	    "description|explanation|context|note|reference|rationale",
+	    NULL, NULL, NULL, true,
+	    "\"it would be great to have a Link: to the report\"" },
+	{ MLQ_TAG_CHANGES, "changes-would-help-text",
+	    "description|message|changelog|comment|comments|context|"
+	    "explanation|rationale|tag|link|documentation|details|information|"
+	    "info *? *? *? *? "
+	    "*? would|might also|probably|really|certainly? "
+	    "be great|nice|helpful|useful|welcome|appreciated",
+	    NULL, NULL, "<if|whether|not|any|anyone|what|which|debugging", true,
+	    "\"A little more context in the commit message would be "
+	    "helpful.\"" },
+	{ MLQ_TAG_CHANGES, "changes-wrong-text",
+	    "the|this|your patch|commit description|message|log|changelog|"
+	    "subject|title is|looks|seems|sounds wrong|incorrect|misleading|"
+	    "inaccurate|confusing|odd|unclear|outdated|stale",
+	    NULL, NULL, "<if|whether|not|no", true,
+	    "\"The patch description is wrong\"" },
 	{ MLQ_TAG_CHANGES, "changes-report",
 	    "i'm|i|i've|we're|we get|getting|got|see|seeing|hit|hitting "
 	    "this|a|the|some|these|new new? "
