@@ -1827,7 +1827,8 @@ struct rv_node {
 	unsigned own, tags, old_tags;
 	unsigned relayed; /* ack/reviewed/tested trailers naming another */
 	bool patch_subject; /* "[PATCH", "[RFC" in its subject */
-	const char *asked; /* the sentence of its question */
+	const char *asked;   /* the sentence of its question */
+	const char *request; /* ... of its (first) change request */
 	bool by_name;	   /* ... put to someone by name: "Bruce, any ...?" */
 	const char *greeted; /* the name its first line greets ("Hi Tony,") */
 	bool asks_you; /* its change request speaks to "you" ("can you") */
@@ -1946,7 +1947,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	    "(SELECT 1 FROM evidence WHERE msg = msg.id AND rule = '"
 	    MLQ__RULE_ON_CODE "'), "
 	    "kind = 1 AND patch_id IS NULL AND insertions + deletions = 0 AND "
-	    "instr(upper(subject), 'PATCH') = 0 "
+	    "instr(upper(subject), 'PATCH') = 0, "
+	    "(SELECT line FROM evidence WHERE msg = msg.id AND tag = 32) "
 	    "FROM msg WHERE thread = ?",
 	    err);
 	if (s == NULL)
@@ -1986,6 +1988,7 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 		n->author_name = adup(t->a, s, 23);
 		n->on_code = sqlite3_column_int(s, 24) != 0;
 		n->prose = sqlite3_column_int(s, 25) != 0;
+		n->request = adup(t->a, s, 26);
 		if (n->msgid == NULL || n->from == NULL || n->name == NULL ||
 		    n->author == NULL || n->author_name == NULL)
 			break;
@@ -2154,12 +2157,14 @@ is_author_n(const char *name, size_t n, const struct rv_node *s)
 	author_called(s, &a, &k);
 	if (near_name(a, k, name, n))
 		return true;
-	/* A lone word may also be the given name: "Alex <zgxgoo@...>". */
-	for (a = s->name; *a == ' ' || *a == '"'; a++)
-		;
-	k = strcspn(a, " \",");
-	if (k > 0 && a[k] != ' ' && near_name(a, k, name, n))
-		return true;
+	/* Any word of the display name may be the one called by: a lone
+	 * "Alex <zgxgoo@...>", the given name of "Lad, Prabhakar". */
+	for (a = s->name; *a != '\0'; a += k) {
+		a += strspn(a, " \",");
+		k = strcspn(a, " \",");
+		if (k > 0 && near_name(a, k, name, n))
+			return true;
+	}
 	if (strchr(s->name, ' ') != NULL || n < 3 ||
 	    (at = strchr(s->from, '@')) == NULL)
 		return false;
@@ -2222,6 +2227,32 @@ mentions_author(const char *asked, const struct rv_node *s)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Whom a change request opens by calling ("Wambui, could you also ...?"):
+ * 1 s's author, -1 another of the thread, 0 nobody ("Thanks, ...": no
+ * one of the thread is called so).
+ */
+static int
+request_vocative(const struct rv_thread *t, const struct rv_node *r,
+    const struct rv_node *s)
+{
+	const char *p = r->request;
+	size_t n, j;
+
+	if (p == NULL || *p < 'A' || *p > 'Z')
+		return 0;
+	n = strcspn(p, " ,:");
+	if (n < 2 || p[n] != ',')
+		return 0;
+	if (is_author_n(p, n, s))
+		return 1;
+	for (j = 0; j < t->count; j++)
+		if (t->n[j].id != 0 && &t->n[j] != r &&
+		    is_author_n(p, n, &t->n[j]))
+			return -1;
+	return 0;
 }
 
 /*
@@ -2425,7 +2456,7 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 	struct rv_node *n, *s, unseen;
 	const char *greeted;
 	size_t i;
-	int j, top = -1, ntop = 0, hops;
+	int j, top = -1, ntop = 0, hops, voc;
 	bool broken;
 
 	t->order = mlq_arena_alloc(t->a, (t->count + 1) * sizeof(*t->order));
@@ -2499,9 +2530,13 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		    is_author(greeted, &t->n[n->up]) && !is_author(greeted, s))
 			n->tags &= ~(unsigned)(MLQ_TAG_CHANGES |
 			    MLQ_TAG_QUESTION);
+		/* A request that calls someone by name is his. */
+		voc = request_vocative(t, n, s);
+		if (voc < 0)
+			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
 		/* "Can you ..." to a third person it answers (the list's
 		 * maintainer, another reviewer) is asked of him. */
-		if (n->asks_you && !n->on_code && greeted == NULL &&
+		if (n->asks_you && !n->on_code && greeted == NULL && voc == 0 &&
 		    n->up >= 0 &&
 		    t->n[n->up].id != 0 && t->n[n->up].kind == 0 &&
 		    !same_person(&t->n[n->up], s) &&
@@ -2515,7 +2550,7 @@ derive_tags(struct rv_thread *t, struct mlq_err *err)
 		if (s == &unseen && *unseen.name == '\0' && greeted != NULL &&
 		    !is_author(greeted, s))
 			greeted = NULL;
-		if (greeted != NULL && !is_author(greeted, s))
+		if (greeted != NULL && !is_author(greeted, s) && voc <= 0)
 			n->tags &= ~(unsigned)MLQ_TAG_CHANGES;
 		/* Who is asked: the one named, else the one greeted, else
 		 * the one answered. */
