@@ -291,6 +291,10 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, MLQ__RULE_PLEASE_DO, NULL, cls_please, NULL,
 	    "no|my|nothing|needn't|i'll|feel|replying|me|us", true,
 	    "\"Please only print this if ...\": please and a verb" },
+	{ MLQ_TAG_CHANGES, "changes-please-dont",
+	    "^ please|pls don't|do not? @change|do|add|use|introduce|call|"
+	    "open-code|hardcode|hard-code|duplicate|copy|expose",
+	    NULL, NULL, "me|my|us|mouth", true, "\"Please don't do this.\"" },
 	{ MLQ_TAG_CHANGES, "changes-modal", NULL, cls_modal_request, NULL,
 	    NULL, true,
 	    "\"X should be Y\", \"you need to\", \"this has to go\": a "
@@ -305,6 +309,11 @@ static const struct cls_rule rule_table[] = {
 	    "safer|neater",
 	    NULL, NULL, "not|no|nothing", true,
 	    "\"it would be better to\", \"it'd be best\"" },
+	{ MLQ_TAG_CHANGES, "changes-think-better",
+	    "think|find|consider it|that better|best|preferable|cleaner|"
+	    "simpler to",
+	    NULL, NULL, "not|don't|<if", true,
+	    "\"I think it better to drop it until there is a user\"" },
 	{ MLQ_TAG_CHANGES, "changes-maybe",
 	    "maybe|perhaps|possibly you|we could|can|should|might|want|"
 	    "need|just",
@@ -443,9 +452,10 @@ static const struct cls_rule rule_table[] = {
 	    "\"A little more context in the commit message would be "
 	    "helpful.\"" },
 	{ MLQ_TAG_CHANGES, "changes-wrong-text",
-	    "the|this|your patch|commit description|message|log|changelog|"
-	    "subject|title is|looks|seems|sounds wrong|incorrect|misleading|"
-	    "inaccurate|confusing|odd|unclear|outdated|stale",
+	    "the|this|your patch|commit? description|message|log|changelog|"
+	    "subject|title|wording *? *? *? *? *? is|looks|seems|sounds "
+	    "wrong|incorrect|misleading|inaccurate|confusing|odd|unclear|"
+	    "outdated|stale",
 	    NULL, NULL, "<if|whether|not|no", true,
 	    "\"The patch description is wrong\"" },
 	{ MLQ_TAG_CHANGES, "changes-report",
@@ -2431,7 +2441,7 @@ inline_critique(const struct cls_text *x, size_t j)
 
 		/* "not needed", "no need", "isn't necessary" */
 		if (i + 1 < c->end &&
-		    word_in(w->s, w->len, "not|no|isn't|aren't", 19) &&
+		    WORD_IN(w->s, w->len, "not|no|isn't|aren't|don't|doesn't") &&
 		    word_in(x->toks[i + 1].s, x->toks[i + 1].len,
 			"needed|need|necessary|required", 30))
 			return true;
