@@ -2297,6 +2297,26 @@ greeting(const struct cls_text *x, const char **name, size_t *n)
 	return true;
 }
 
+/*
+ * Clause c up to a reason given after token 'from' ("I've pushed this out
+ * since the CI came back clean and it fixes John's issue"): the reason's
+ * words do not cancel what it explains.
+ */
+static const struct cls_clause *
+reason_cut(const struct cls_tok *t, const struct cls_clause *c, size_t from,
+    struct cls_clause *cut)
+{
+	size_t i;
+
+	for (i = from + 1; i < c->end; i++)
+		if (WORD_IN(t[i].s, t[i].len, "since|because")) {
+			*cut = *c;
+			cut->end = i;
+			return cut;
+		}
+	return c;
+}
+
 /* A commit id: seven or more hex digits, at least one of them a digit. */
 static bool
 is_commit_id(const char *w, size_t n)
@@ -2344,6 +2364,7 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
     size_t *line)
 {
 	const struct cls_rule *r = &rule_table[k];
+	struct cls_clause cut;
 	size_t first;
 
 	if (r->clause_fn != NULL) {
@@ -2356,7 +2377,9 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 			return false;
 		*line = x->toks[first].line;
 	}
-	if (r->veto != NULL && clause_has(x->toks, c, r->veto, first))
+	if (r->veto != NULL &&
+	    clause_has(x->toks, reason_cut(x->toks, c, first, &cut), r->veto,
+		first))
 		return false;
 	/* "Testing the tag (now merged into Linus' tree)": an aside
 	 * says what became of something else. */

@@ -292,6 +292,12 @@ static const struct ccase cases[] = {
 	{ "I think the easiest way would be to combine the two checks.\n",
 	    false, CHG, "changes-best-way" },
 	{ "Please don't do this.\n", false, CHG, "changes-please-dont" },
+	{ "In the meantime, I've pushed this out to for-next/fixes since the "
+	  "CI came\nback clean and it fixes John's issue.\n",
+	    false, APPL, "applied-i-took" },
+	{ "This part of the comment needs updating since there is no more "
+	  "copying.\n",
+	    false, CHG, "changes-needs" },
 	{ "I think it better to drop it until there is a real user of it.\n",
 	    false, CHG, "changes-think-better" },
 	{ "I don't think it better to drop it.\n", false, 0, NULL },
