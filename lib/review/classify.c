@@ -188,6 +188,7 @@ static bool cls_nack_trailer(const char *, size_t);
 static bool cls_ack_trailer(const char *, size_t);
 static bool cls_reviewed_trailer(const char *, size_t);
 static bool cls_tested_trailer(const char *, size_t);
+static bool cls_how_about(const struct cls_tok *, const struct cls_clause *);
 static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
@@ -195,6 +196,9 @@ static bool cls_imperative(const struct cls_tok *, const struct cls_clause *);
 static bool cls_request_question(const struct cls_tok *,
     const struct cls_clause *);
 static bool cls_please(const struct cls_tok *, const struct cls_clause *);
+
+/* A rule that holds only right under a quoted line of the diff. */
+#define RULE_WHAT_ABOUT_CODE "changes-what-about"
 
 static const struct cls_rule rule_table[] = {
 	/* nack */
@@ -323,9 +327,15 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ would|could you like|mind|consider", NULL, NULL, "me|us", true,
 	    "\"Would you like to avoid ...?\": a request as a question" },
-	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	{ MLQ_TAG_CHANGES, "changes-suggest-question", NULL, cls_how_about,
+	    NULL, NULL, true,
+	    "\"How about using ...?\" (\"What about the bootloader?\" "
+	    "asks)" },
+	{ MLQ_TAG_CHANGES, RULE_WHAT_ABOUT_CODE,
 	    "^ so|then|and|but|also|maybe|perhaps|or? how|what about", NULL,
-	    NULL, NULL, true, "\"How about ...?\"" },
+	    NULL, NULL, true,
+	    "\"What about the non-unwind version?\" under a quoted hunk: "
+	    "have it changed too" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "shouldn't|wouldn't it|this|that|they $", NULL, NULL, NULL,
 	    true, "\"... the generic functions, shouldn't it?\"" },
@@ -356,7 +366,8 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ so|then|and|but|also? can|could we|you just|simply|instead|"
 	    "rather|not|also",
-	    NULL, NULL, NULL, true, "\"Can we just call this dma_mask?\"" },
+	    NULL, NULL, "test|try|verify|confirm|review|ack|share|tell", true,
+	    "\"Can we just call this dma_mask?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ so|then|and|but|also? shouldn't|wouldn't|can't|couldn't "
 	    "this|that|it|we|you|they|there|the|these|those",
@@ -481,7 +492,7 @@ static const struct cls_rule rule_table[] = {
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
 	{ MLQ_TAG_CHANGES, "changes-asked", NULL, cls_request_question, NULL,
-	    "me|us", true,
+	    "me|us|pull|tree|queue|pick", true,
 	    "\"Could we keep a define ...?\", \"Can't that depend on X "
 	    "instead?\": a request put as a question" },
 	{ MLQ_TAG_CHANGES, "changes-imperative", NULL, cls_imperative, NULL,
@@ -1196,6 +1207,33 @@ cls_request_question(const struct cls_tok *t, const struct cls_clause *c)
 }
 
 /*
+ * "How about renaming it?", "How about this replacement", "What about
+ * just never setting it?" propose; "What about the ChromeOS bootloader?",
+ * "What about situations where ...?" ask what becomes of a case (right
+ * under a quoted hunk changes-what-about reads them as requests).
+ */
+static bool
+cls_how_about(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j = skip_conj(t, c);
+
+	while (j < c->end && WORD_IN(t[j].s, t[j].len, "maybe|perhaps|or"))
+		j++;
+	if (j + 1 >= c->end || !WORD_IN(t[j].s, t[j].len, "how|what") ||
+	    !WORD_IN(t[j + 1].s, t[j + 1].len, "about"))
+		return false;
+	j += 2;
+	if (j >= c->end)
+		return true; /* "How about:" above code */
+	if (WORD_IN(t[j].s, t[j].len, "the") && j + 1 < c->end &&
+	    WORD_IN(t[j + 1].s, t[j + 1].len, "following|below|attached"))
+		return true;
+	return !WORD_IN(t[j].s, t[j].len, "the|situations|situation|cases|"
+					  "case|when|whether|if|other|others|"
+					  "those|these|existing");
+}
+
+/*
  * "Please only print this if ...": "please" and a verb that is not one
  * of asking to be told ("please explain") or of courtesy ("please find
  * attached", "please ignore").
@@ -1212,7 +1250,8 @@ cls_please(const struct cls_tok *t, const struct cls_clause *c)
 	for (k = j + 1; k < c->end &&
 	     WORD_IN(t[k].s, t[k].len, "only|also|just|simply|first|now|"
 				       "rather|instead|do|don't|always|never|"
-				       "not|at|least");
+				       "not|at|least|can|could|would|will|"
+				       "you");
 	     k++)
 		neg |= WORD_IN(t[k].s, t[k].len, "don't|never|not");
 	/* "Please don't add ...", but not "please do not try to frame it
@@ -2358,6 +2397,8 @@ names_other_change(const struct cls_tok *t, const struct cls_clause *c,
 	return false;
 }
 
+static bool under_quoted_diff(const struct cls_text *, size_t);
+
 /* Whether rule k holds in clause c; *line is the evidence's line. */
 static bool
 rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
@@ -2367,6 +2408,9 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 	struct cls_clause cut;
 	size_t first;
 
+	if (strcmp(r->name, RULE_WHAT_ABOUT_CODE) == 0 &&
+	    !under_quoted_diff(x, (size_t)(c - x->cls)))
+		return false;
 	if (r->clause_fn != NULL) {
 		if (!r->clause_fn(x->toks, c))
 			return false;
@@ -2537,6 +2581,7 @@ mark_sentences(const struct cls_text *x)
 			if (rule_table[k].tag != MLQ_TAG_CHANGES ||
 			    (rule_table[k].pat == NULL &&
 				rule_table[k].clause_fn != cls_request_question &&
+				rule_table[k].clause_fn != cls_how_about &&
 				rule_table[k].clause_fn != cls_modal_request &&
 				rule_table[k].clause_fn != cls_imperative))
 				continue;

@@ -292,6 +292,16 @@ static const struct ccase cases[] = {
 	{ "I think the easiest way would be to combine the two checks.\n",
 	    false, CHG, "changes-best-way" },
 	{ "Please don't do this.\n", false, CHG, "changes-please-dont" },
+	{ "> -\tunwind_backtrace(regs, tsk);\n> +\tunwind_backtrace(regs, tsk, "
+	  "loglvl);\n\nWhat about the non-unwind version?\n",
+	    false, CHG, "changes-what-about" },
+	{ "What about the ChromeOS bootloader?\n", false, QUES,
+	    "question-mark" },
+	{ "How about renaming it to foo_reset()?\n", false, CHG,
+	    "changes-suggest-question" },
+	{ "Please can you confirm this revert makes ethtool report the right "
+	  "speed.\n",
+	    false, 0, NULL },
 	{ "In the meantime, I've pushed this out to for-next/fixes since the "
 	  "CI came\nback clean and it fixes John's issue.\n",
 	    false, APPL, "applied-i-took" },
