@@ -197,8 +197,10 @@ static bool cls_request_question(const struct cls_tok *,
     const struct cls_clause *);
 static bool cls_please(const struct cls_tok *, const struct cls_clause *);
 
-/* A rule that holds only right under a quoted line of the diff. */
+/* Rules that hold only right under a quoted line of the diff. */
 #define RULE_WHAT_ABOUT_CODE "changes-what-about"
+#define RULE_NEED_ON_CODE    "changes-need-question"
+#define RULE_NOT_NEEDED_ON_CODE "changes-not-needed"
 
 static const struct cls_rule rule_table[] = {
 	/* nack */
@@ -402,6 +404,22 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-not-addressed",
 	    "has|have|was|were not been? addressed|incorporated|fixed|done",
 	    NULL, NULL, "<if|unless|whether", true, "\"feedback ... has not been addressed\"" },
+	{ MLQ_TAG_CHANGES, RULE_NOT_NEEDED_ON_CODE,
+	    "you|we don't|do|doesn't not? need "
+	    "this|these|that|those|the|any|it|them",
+	    NULL, NULL, "<if|whether|i resend|respin|repost|worry|anything|"
+	    "bother|ack|reviewed-by|acked-by|tested-by|review|test", true,
+	    "\"So you don't need these changes.\"" },
+	{ MLQ_TAG_CHANGES, "changes-no-tag",
+	    "not|don't|doesn't think? this|it warrant|warrants|need|needs|"
+	    "deserve|deserves a|an|the? fixes|fixes:|cc:|stable",
+	    NULL, NULL, "<if|whether", true,
+	    "\"I still don't think this warrants a Fixes tag\"" },
+	{ MLQ_TAG_CHANGES, RULE_NEED_ON_CODE,
+	    "^ so|and|but|also|then|hmm? do|does we|you|it|this|that "
+	    "really|even|actually|still|ever|absolutely? need",
+	    NULL, NULL, "to", true,
+	    "\"Do we need the #ifdefery here?\" under a quoted hunk: drop it" },
 	{ MLQ_TAG_CHANGES, "changes-missing",
 	    "is|are|seems|still missing", NULL, NULL, "<if|whether|when|unless",
 	    true,
@@ -2408,7 +2426,9 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 	struct cls_clause cut;
 	size_t first;
 
-	if (strcmp(r->name, RULE_WHAT_ABOUT_CODE) == 0 &&
+	if ((strcmp(r->name, RULE_WHAT_ABOUT_CODE) == 0 ||
+		strcmp(r->name, RULE_NEED_ON_CODE) == 0 ||
+		strcmp(r->name, RULE_NOT_NEEDED_ON_CODE) == 0) &&
 	    !under_quoted_diff(x, (size_t)(c - x->cls)))
 		return false;
 	if (r->clause_fn != NULL) {
@@ -2544,6 +2564,10 @@ mark_sentences(const struct cls_text *x)
 		"new|v2|v3",
 		"i'll|we'll|i|we|let will|can|me? "
 		"fix|fixup|amend|adjust|tweak|correct|squash|reword|change",
+		/* The maintainer made the change himself: "so I've updated
+		 * this to be ...", "I've made those two changes". */
+		"i've|we've|i|we made|updated|fixed|tweaked|adjusted|amended "
+		"this|that|these|those|it|the|both|them",
 		"while|when applying|merging|committing",
 		/* Advice for the next patch, not a change to this one. */
 		"when|while|before submitting|sending|posting",

@@ -339,7 +339,21 @@ static const struct ccase cases[] = {
 	{ "> +\tx = 1;\n\nThis is not wrong, just unusual.\n", false, 0, NULL },
 	{ "> +\tif (has_feature())\n\nGiven that this is a system feature now, we "
 	  "don't need the\nextra check.\n",
-	    false, CHG, "changes-inline-fault" },
+	    false, CHG, "changes-not-needed" },
+	{ "> +\tx = (int)y;\n\nThe cast is not needed.\n", false,
+	    CHG, "changes-inline-fault" },
+	{ "No need to resend, you don't need to worry about that.\n", false, 0,
+	    NULL },
+	{ "I still don't think this warrants a Fixes tag.\n", false, CHG,
+	    "changes-no-tag" },
+	{ "> +#ifdef CONFIG_FOO\n> +\tfoo();\n> +#endif\n\nDo we need the "
+	  "#ifdefery here?\n",
+	    false, CHG, "changes-need-question" },
+	{ "Do we need the #ifdefery in the driver at all?\n", false, QUES,
+	    "question-mark" },
+	{ "> +\tfoo_fix(x);\n\nIn another thread we realised that the array "
+	  "syntax is not\nneeded here, so I've updated this to be a pointer.\n",
+	    false, 0, NULL },
 	{ "The check is redundant, I think.\n", false, 0, NULL },
 	{ "> Some prose of the author.\n\nThat would be wrong.\n", false, 0,
 	    NULL },
