@@ -189,6 +189,8 @@ static bool cls_ack_trailer(const char *, size_t);
 static bool cls_reviewed_trailer(const char *, size_t);
 static bool cls_tested_trailer(const char *, size_t);
 static bool cls_how_about(const struct cls_tok *, const struct cls_clause *);
+static bool cls_text_please(const struct cls_tok *,
+    const struct cls_clause *);
 static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
@@ -323,7 +325,28 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-maybe",
 	    "maybe|perhaps|possibly you|we could|can|should|might|want|"
 	    "need|just",
-	    NULL, NULL, "not|i", true, "\"maybe we could omit ...\"" },
+	    NULL, NULL, "not|i|take|see|discuss|talk|wait|test|try|debug", true,
+	    "\"maybe we could omit ...\"" },
+	{ MLQ_TAG_CHANGES, "changes-lets",
+	    "^ so|then|and|but|also|maybe|perhaps|instead|ok|okay? let's|lets "
+	    "just|simply|instead|rather|also|not|then? @change",
+	    NULL, NULL, "<if|whether", true,
+	    "\"let's just keep that time as a number of seconds\"" },
+	{ MLQ_TAG_CHANGES, "changes-like-to",
+	    "i'd|i kinda|really|rather|much|still? like|prefer|want to "
+	    "keep|see|have|use|avoid",
+	    NULL, NULL, "<if|whether|not|don't results|numbers|data|"
+	    "benchmarks|output|trace|traces|logs|log", true,
+	    "\"I'd kinda like to keep that feature of this code.\"" },
+	{ MLQ_TAG_CHANGES, "changes-text-please", NULL, cls_text_please, NULL,
+	    NULL, true,
+	    "\"Much more detail on the overall objective ..., please?\"" },
+	{ MLQ_TAG_CHANGES, "changes-text-can",
+	    "can|could|should the|this|your patch|commit? description|message|"
+	    "changelog|log|comment mention|provide|explain|include|say|"
+	    "describe|note|state|give",
+	    NULL, NULL, NULL, true,
+	    "\"Can the patch description provide some rationale ...\"" },
 	{ MLQ_TAG_CHANGES, "changes-proposal", NULL, cls_proposal, NULL, NULL,
 	    true, "\"Maybe:\" above a proposed text" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
@@ -427,6 +450,11 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-wrong",
 	    "wrong approach|way|place|direction|layer|fix|solution", NULL,
 	    NULL, "not|no|nothing", true, "\"the wrong approach\"" },
+	{ MLQ_TAG_CHANGES, "changes-not-right",
+	    "not the|a correct|right|proper|preferred way|approach|place|fix|"
+	    "solution",
+	    NULL, NULL, "<if|whether|sure|i'm|know", true,
+	    "\"This is not the correct way to submit patches\"" },
 	{ MLQ_TAG_CHANGES, "changes-instead",
 	    "use|call|do|return|pass|take|check|keep|go * *? *? *? instead",
 	    NULL, NULL, "i|i'll|we'll", true, "\"use X instead\"" },
@@ -919,6 +947,15 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 				break;
 		if (i < j)
 			continue;
+		/* "whether or not cifs/nfs should be ...". */
+		for (i = j > c->begin + 6 ? j - 6 : c->begin;
+		     i + 3 < j && !(WORD_IN(t[i].s, t[i].len, "whether") &&
+				       WORD_IN(t[i + 1].s, t[i + 1].len, "or") &&
+				       WORD_IN(t[i + 2].s, t[i + 2].len, "not"));
+		     i++)
+			;
+		if (i + 3 < j)
+			continue;
 		/* "In the case it has to return a 32-bit inode it xors
 		 * ...": a condition, what follows it says what then. */
 		if ((j > c->begin + 2 &&
@@ -946,7 +983,8 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		/* "you would need to modify the caller": what it would
 		 * take, not what must be done. */
 		if (k == j + 2 && j > c->begin &&
-		    WORD_IN(t[j - 1].s, t[j - 1].len, "would|might|could|'d"))
+		    WORD_IN(t[j - 1].s, t[j - 1].len, "would|might|could|'d|"
+						      "we'd|they'd|it'd"))
 			continue;
 		/* "in my understanding the table should be in DDR": how
 		 * the writer believes things are. */
@@ -1000,10 +1038,15 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		if (word_in(t[k].s, t[k].len, hedge_verb,
 			sizeof(hedge_verb) - 1))
 			continue;
-		/* "... should make it faster": what it will do. */
-		if (k + 1 < c->end && WORD_IN(t[k].s, t[k].len, "make") &&
-		    WORD_IN(t[k + 1].s, t[k + 1].len, "it|things|life|"
-						      "everything|sense"))
+		/* "... should make it faster": what it will do; "This should
+		 * make v5.18": when it will land. */
+		if (k + 1 < c->end && WORD_IN(t[k].s, t[k].len, "make|hit|miss") &&
+		    (WORD_IN(t[k + 1].s, t[k + 1].len, "it|things|life|"
+						       "everything|sense") ||
+			is_version_word(t[k + 1].s, t[k + 1].len) ||
+			is_tree_word(t[k + 1].s, t[k + 1].len) ||
+			(t[k + 1].len > 1 && t[k + 1].s[0] == 'v' &&
+			    is_digit((unsigned char)t[k + 1].s[1]))))
 			continue;
 		if ((word_eq(t[k].s, t[k].len, "be", 2, false) ||
 			word_eq(t[k].s, t[k].len, "have", 4, false))) {
@@ -1249,6 +1292,28 @@ cls_how_about(const struct cls_tok *t, const struct cls_clause *c)
 	return !WORD_IN(t[j].s, t[j].len, "the|situations|situation|cases|"
 					  "case|when|whether|if|other|others|"
 					  "those|these|existing");
+}
+
+/*
+ * "More detail please.", "Much more detail on the overall objective and
+ * the observed results, please?": what the patch text lacks, asked for by
+ * name; the sentence opens with it and ends with "please".
+ */
+static bool
+cls_text_please(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j = c->sent;
+
+	if (c->end == 0 || c->end <= j ||
+	    !WORD_IN(t[c->end - 1].s, t[c->end - 1].len, "please|pls"))
+		return false;
+	while (j < c->end &&
+	    WORD_IN(t[j].s, t[j].len, "a|an|some|much|more|better|little|bit"))
+		j++;
+	return j + 1 < c->end &&
+	    WORD_IN(t[j].s, t[j].len, "detail|details|explanation|context|"
+				      "rationale|information|description|"
+				      "documentation|justification|comments");
 }
 
 /*
@@ -2606,6 +2671,7 @@ mark_sentences(const struct cls_text *x)
 			    (rule_table[k].pat == NULL &&
 				rule_table[k].clause_fn != cls_request_question &&
 				rule_table[k].clause_fn != cls_how_about &&
+				rule_table[k].clause_fn != cls_text_please &&
 				rule_table[k].clause_fn != cls_modal_request &&
 				rule_table[k].clause_fn != cls_imperative))
 				continue;

@@ -346,6 +346,28 @@ static const struct ccase cases[] = {
 	    NULL },
 	{ "I still don't think this warrants a Fixes tag.\n", false, CHG,
 	    "changes-no-tag" },
+	{ "For simplicity's sake, let's just keep that time as a number of "
+	  "seconds.\n",
+	    false, CHG, "changes-lets" },
+	{ "Let's see what Trond thinks.\n", false, 0, NULL },
+	{ "I'd kinda like to keep that feature of this code.\n", false, CHG,
+	    "changes-like-to" },
+	{ "I'd like to see the numbers before and after.\n", false, 0, NULL },
+	{ "Much more detail on the overall objective and the observed "
+	  "results, please?\n",
+	    false, CHG, "changes-text-please" },
+	{ "Can the patch description provide some rationale for the lock "
+	  "ordering?\n",
+	    false, CHG, "changes-text-can" },
+	{ "This is not the correct way to submit patches for the stable "
+	  "tree.\n",
+	    false, CHG, "changes-not-right" },
+	{ "I'm not sure this is the right place.\n", false, 0, NULL },
+	{ "This should make v5.18, but we may get it in sooner.\n", false, 0,
+	    NULL },
+	{ "I'm not going to pass judgement on whether or not cifs should be "
+	  "doing cross-sb copies.\n",
+	    false, 0, NULL },
 	{ "> +#ifdef CONFIG_FOO\n> +\tfoo();\n> +#endif\n\nDo we need the "
 	  "#ifdefery here?\n",
 	    false, CHG, "changes-need-question" },
