@@ -191,6 +191,7 @@ static bool cls_tested_trailer(const char *, size_t);
 static bool cls_how_about(const struct cls_tok *, const struct cls_clause *);
 static bool cls_text_please(const struct cls_tok *,
     const struct cls_clause *);
+static bool cls_maybe_name(const struct cls_tok *, const struct cls_clause *);
 static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
@@ -384,14 +385,24 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-suggest-question", "^ why not", NULL, NULL,
 	    NULL, true, "\"Why not ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|then|and|but|or? maybe|perhaps we|you just|also|then? "
+	    "@change|try|drop|call|name|move|put|mark|pass|set|leave|skip",
+	    NULL, NULL, NULL, true,
+	    "\"Maybe we try to remove suid once more at the end ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question", NULL, cls_maybe_name,
+	    NULL, NULL, true, "\"Maybe bvec_set_zero_page()?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ so|then|and|but|also? maybe|perhaps|possibly just|also? "
 	    "@change|drop|call|name|move|show|start|put|mark|check|print|pass|"
 	    "set|go|stick|leave|skip|try|split|lowercase|uppercase",
 	    NULL, NULL, NULL, true, "\"Perhaps add an entry for it?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ so|then|and|but|also? can|could we|you just|simply|instead|"
-	    "rather|not|also",
-	    NULL, NULL, "test|try|verify|confirm|review|ack|share|tell", true,
+	    "rather|not|also|perhaps|maybe",
+	    NULL, NULL,
+	    "test|try|verify|confirm|review|ack|share|tell|elaborate|explain|"
+	    "clarify|describe|help|point",
+	    true,
 	    "\"Can we just call this dma_mask?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
 	    "^ so|then|and|but|also? shouldn't|wouldn't|can't|couldn't "
@@ -1292,6 +1303,25 @@ cls_how_about(const struct cls_tok *t, const struct cls_clause *c)
 	return !WORD_IN(t[j].s, t[j].len, "the|situations|situation|cases|"
 					  "case|when|whether|if|other|others|"
 					  "those|these|existing");
+}
+
+/*
+ * "Maybe bvec_set_zero_page()?", "Perhaps __initdata?": a name put
+ * forward, a question of one or two words after "maybe".
+ */
+static bool
+cls_maybe_name(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j = c->begin, k;
+
+	if (!c->question || c->end - c->begin < 2 || c->end - c->begin > 3 ||
+	    !WORD_IN(t[j].s, t[j].len, "maybe|perhaps"))
+		return false;
+	for (j++; j < c->end; j++)
+		for (k = 0; k < t[j].len; k++)
+			if (t[j].s[k] == '_')
+				return true;
+	return false;
 }
 
 /*
@@ -2672,6 +2702,7 @@ mark_sentences(const struct cls_text *x)
 				rule_table[k].clause_fn != cls_request_question &&
 				rule_table[k].clause_fn != cls_how_about &&
 				rule_table[k].clause_fn != cls_text_please &&
+				rule_table[k].clause_fn != cls_maybe_name &&
 				rule_table[k].clause_fn != cls_modal_request &&
 				rule_table[k].clause_fn != cls_imperative))
 				continue;

@@ -350,6 +350,12 @@ static const struct ccase cases[] = {
 	  "seconds.\n",
 	    false, CHG, "changes-lets" },
 	{ "Let's see what Trond thinks.\n", false, 0, NULL },
+	{ "Maybe bvec_set_zero_page()?\n", false, CHG,
+	    "changes-suggest-question" },
+	{ "Maybe later?\n", false, QUES, "question-mark" },
+	{ "Maybe we try to remove suid once more at the end if the copy "
+	  "succeeds?\n",
+	    false, CHG, "changes-suggest-question" },
 	{ "I'd kinda like to keep that feature of this code.\n", false, CHG,
 	    "changes-like-to" },
 	{ "I'd like to see the numbers before and after.\n", false, 0, NULL },
