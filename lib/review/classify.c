@@ -910,7 +910,9 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 	    "been|had|the|a|an|there|here|aware|better|applied|merged|queued|"
 	    "picked|taken|backported|reverted|made|done|seen|known|caught|sent|"
 	    "found|noticed|gotten|with|available|ready|out|upstream|tested|"
-	    "investigated|confirmed|discussed|considered|reviewed";
+	    "investigated|confirmed|discussed|considered|reviewed|my|our|too|"
+	    "hard|difficult|easy|simple|straightforward|cheap|expensive|"
+	    "common|likely";
 	size_t i, j, k;
 
 	for (j = c->begin; j < c->end; j++) {
