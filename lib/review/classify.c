@@ -454,6 +454,10 @@ static const struct cls_rule rule_table[] = {
 	    "really|even|actually|still|ever|absolutely? need",
 	    NULL, NULL, "to", true,
 	    "\"Do we need the #ifdefery here?\" under a quoted hunk: drop it" },
+	{ MLQ_TAG_CHANGES, RULE_NEED_ON_CODE,
+	    "^ so|and|but|then? what's|what is|'s? the point|use of|in",
+	    NULL, NULL, NULL, true,
+	    "\"What's the point of this check?\" under a quoted hunk" },
 	{ MLQ_TAG_CHANGES, "changes-missing",
 	    "is|are|seems|still missing", NULL, NULL, "<if|whether|when|unless",
 	    true,
@@ -845,6 +849,9 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		/* "Does anyone know why ...?": put to the list */
 		"^ does|do|did|can|could|would|will|has|have|is|isn't "
 		"anyone|anybody|someone|somebody|everyone|everybody",
+		/* "then what was the point of including anything?": an
+		 * argument, no answer wanted */
+		"what's|what is|was|would|'s? the point|use|sense of|in",
 	};
 	size_t i, j;
 

@@ -353,6 +353,10 @@ static const struct ccase cases[] = {
 	{ "Maybe bvec_set_zero_page()?\n", false, CHG,
 	    "changes-suggest-question" },
 	{ "Maybe later?\n", false, QUES, "question-mark" },
+	{ "Then what was the point of including anything?\n", false, 0,
+	    NULL },
+	{ "> +\tif (!p)\n> +\t\treturn;\n\nWhat's the point of this check?\n",
+	    false, CHG, "changes-need-question" },
 	{ "Maybe we try to remove suid once more at the end if the copy "
 	  "succeeds?\n",
 	    false, CHG, "changes-suggest-question" },
