@@ -192,6 +192,7 @@ static bool cls_how_about(const struct cls_tok *, const struct cls_clause *);
 static bool cls_text_please(const struct cls_tok *,
     const struct cls_clause *);
 static bool cls_maybe_name(const struct cls_tok *, const struct cls_clause *);
+static bool cls_consider(const struct cls_tok *, const struct cls_clause *);
 static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
@@ -226,7 +227,8 @@ static const struct cls_rule rule_table[] = {
 	    "firm|strong|hard|big|definite|clear? @nack !" NACK_TECH,
 	    NULL, NULL, NEGATION, false, "\"that's a NACK\"" },
 	{ MLQ_TAG_NACK, "nack-consider",
-	    "consider~ this|it|that|these|the patch|series? @nack", NULL, NULL,
+	    "consider~ this|it|that|these|the patch|series? a|an? @nack", NULL,
+	    NULL,
 	    NEGATION, false, "\"consider this NACKed\"" },
 	{ MLQ_TAG_NACK, "nack-from-me",
 	    "@nack from|for|on me|this|that|it|these|my|the", NULL, NULL,
@@ -530,6 +532,32 @@ static const struct cls_rule rule_table[] = {
 	    "outdated|stale",
 	    NULL, NULL, "<if|whether|not|no", true,
 	    "\"The patch description is wrong\"" },
+	{ MLQ_TAG_CHANGES, "changes-text-mismatch",
+	    "the|this|your patch|commit? description|message|log|changelog|"
+	    "subject|title|comment doesn't|don't|can't|cannot "
+	    "match|reflect|describe|mention|explain",
+	    NULL, NULL, "<if|whether", true,
+	    "\"The patch description doesn't explain why ...\"" },
+	{ MLQ_TAG_CHANGES, "changes-text-mismatch",
+	    "the|this|your patch|commit? description|message|log|changelog|"
+	    "subject|title|comment does|do not match|reflect|describe|mention|"
+	    "explain",
+	    NULL, NULL, "<if|whether", true,
+	    "\"The description does not match the contents of the patch.\"" },
+	{ MLQ_TAG_CHANGES, "changes-text-needed",
+	    "message|description|changelog|log|comment|documentation "
+	    "improvements|changes|updates|fixes|tweaks is|are needed|required|"
+	    "necessary",
+	    NULL, NULL, "<if|whether|no|not", true,
+	    "\"Some commit message improvements are needed:\"" },
+	{ MLQ_TAG_CHANGES, "changes-reason-not",
+	    "^ so|and|but|also? is? there? any|a? reason|objection|"
+	    "objections not to",
+	    NULL, NULL, NULL, true,
+	    "\"Any reason not to just determine the length inside the "
+	    "tracepoint?\"" },
+	{ MLQ_TAG_CHANGES, "changes-consider", NULL, cls_consider, NULL, NULL,
+	    true, "\"Consider adding a new section in Documentation/...\"" },
 	{ MLQ_TAG_CHANGES, "changes-report",
 	    "i'm|i|i've|we're|we get|getting|got|see|seeing|hit|hitting "
 	    "this|a|the|some|these|new new? "
@@ -571,7 +599,8 @@ static const struct cls_rule rule_table[] = {
 	    CONDITION,
 	    false, "\"Applied to net-next, thanks!\", \"Queued for 5.13\"" },
 	{ MLQ_TAG_APPLIED, "applied-lead-picked",
-	    "^ picked|pushed up|it|to|into|out", NULL, NULL, CONDITION, false,
+	    "^ picked|pushed up|it|to|into|out|with", NULL, NULL, CONDITION,
+	    false,
 	    "\"Picked up\", \"Pushed to drm-misc-next\"" },
 	{ MLQ_TAG_APPLIED, "applied-short",
 	    "^ " APPLIED_WHAT "? " APPLIED_WHAT
@@ -1312,6 +1341,35 @@ cls_how_about(const struct cls_tok *t, const struct cls_clause *c)
 	return !WORD_IN(t[j].s, t[j].len, "the|situations|situation|cases|"
 					  "case|when|whether|if|other|others|"
 					  "those|these|existing");
+}
+
+/*
+ * "Consider adding a new section to ...", "Please consider leading with a
+ * problem statement": a change put forward, the verb a gerund.
+ */
+static bool
+cls_consider(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j = skip_conj(t, c);
+
+	while (j < c->end &&
+	    WORD_IN(t[j].s, t[j].len, "please|pls|maybe|perhaps|also|just"))
+		j++;
+	if (j + 1 >= c->end || !WORD_IN(t[j].s, t[j].len, "consider"))
+		return false;
+	j++;
+	/* "please consider applying / pulling ... into stable": routing,
+	 * asked of a maintainer. */
+	return t[j].len > 4 &&
+	    word_eq(t[j].s + t[j].len - 3, 3, "ing", 3, false) &&
+	    !WORD_IN(t[j].s, t[j].len, "nothing|something|anything|"
+				       "everything|thing|things|applying|"
+				       "pulling|taking|queueing|queuing|"
+				       "merging|picking|backporting") &&
+	    !(j + 2 < c->end && WORD_IN(t[j].s, t[j].len, "adding") &&
+		WORD_IN(t[j + 1].s, t[j + 1].len, "this|these|the") &&
+		WORD_IN(t[j + 2].s, t[j + 2].len, "patch|patches|series|"
+						  "following"));
 }
 
 /*
@@ -2712,6 +2770,7 @@ mark_sentences(const struct cls_text *x)
 				rule_table[k].clause_fn != cls_how_about &&
 				rule_table[k].clause_fn != cls_text_please &&
 				rule_table[k].clause_fn != cls_maybe_name &&
+				rule_table[k].clause_fn != cls_consider &&
 				rule_table[k].clause_fn != cls_modal_request &&
 				rule_table[k].clause_fn != cls_imperative))
 				continue;
