@@ -558,6 +558,19 @@ static const struct cls_rule rule_table[] = {
 	    "tracepoint?\"" },
 	{ MLQ_TAG_CHANGES, "changes-consider", NULL, cls_consider, NULL, NULL,
 	    true, "\"Consider adding a new section in Documentation/...\"" },
+	{ MLQ_TAG_CHANGES, "changes-bisected",
+	    "bisect~ *? *? *? *? to|at this|the|your commit|patch|change",
+	    NULL, NULL, "<if|whether|not|no", true,
+	    "\"several LTP tests failing, with bisections pointing to this "
+	    "commit\": a regression it brought" },
+	{ MLQ_TAG_CHANGES, "changes-introduces",
+	    "this|the|your patch|change|commit potentially|also|now? "
+	    "introduces|causes|creates|opens|adds|breaks *? *? *? *? "
+	    "regression|regressions|leak|race|deadlock|bug|vulnerability|"
+	    "vector|crash|hang|warning|warnings|use-after-free|uaf|overflow",
+	    NULL, NULL, "<if|whether|not|no|doesn't|don't|can't|cannot", true,
+	    "\"this patch potentially introduces a client-controlled DoS "
+	    "vector\"" },
 	{ MLQ_TAG_CHANGES, "changes-report",
 	    "i'm|i|i've|we're|we get|getting|got|see|seeing|hit|hitting "
 	    "this|a|the|some|these|new new? "

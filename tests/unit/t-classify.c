@@ -367,6 +367,13 @@ static const struct ccase cases[] = {
 	    false, CHG, "changes-consider" },
 	{ "Please consider applying this incremental patch.\n", false, 0,
 	    NULL },
+	{ "I'm seeing several LTP tests failing, with bisections pointing to "
+	  "this commit.\n",
+	    false, CHG, "changes-bisected" },
+	{ "This patch potentially introduces a client-controlled DoS "
+	  "vector.\n",
+	    false, CHG, "changes-introduces" },
+	{ "This patch doesn't introduce any regression.\n", false, 0, NULL },
 	{ "Please consider adding this patch to the 6.12-stable queue.\n",
 	    false, 0, NULL },
 	{ "The patch description doesn't explain why this change is needed.\n",
