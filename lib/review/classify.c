@@ -594,7 +594,8 @@ static const struct cls_rule rule_table[] = {
 	    cls_substitute_line, NULL, true,
 	    "\"s/blew/below/\": an editor's substitution" },
 	{ MLQ_TAG_CHANGES, "changes-asked", NULL, cls_request_question, NULL,
-	    "me|us|pull|tree|queue|pick", true,
+	    "me|us|pull|tree|queue|pick|test|try|verify|confirm|review|bug|"
+	    "problem|issue", true,
 	    "\"Could we keep a define ...?\", \"Can't that depend on X "
 	    "instead?\": a request put as a question" },
 	{ MLQ_TAG_CHANGES, "changes-imperative", NULL, cls_imperative, NULL,
@@ -1099,6 +1100,13 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 			continue;
 		if (word_in(t[k].s, t[k].len, hedge_verb,
 			sizeof(hedge_verb) - 1))
+			continue;
+		/* "this ought to go in ahead of the rest of the set": when
+		 * it is applied ("should go to Trond" asks for a resend). */
+		if (k + 1 < c->end && WORD_IN(t[k].s, t[k].len, "go|come") &&
+		    WORD_IN(t[k + 1].s, t[k + 1].len, "in|into|ahead|upstream|"
+						      "before|after|first|"
+						      "last|away|through"))
 			continue;
 		/* "... should make it faster": what it will do; "This should
 		 * make v5.18": when it will land. */
