@@ -1526,28 +1526,45 @@ trailer_has(const char *s, size_t n, const char *which)
 	return hit;
 }
 
+/*
+ * trailer_has, also past a label that opens the line: "[Jack Wang]
+ * Acked-by: ...", "For the NFSD piece: Acked-by: ...".
+ */
+static bool
+trailer_in(const char *s, size_t n, const char *which)
+{
+	size_t i;
+
+	if (trailer_has(s, n, which))
+		return true;
+	for (i = 0; i + 2 < n && i < 80; i++)
+		if ((s[i] == ']' || s[i] == ':') && s[i + 1] == ' ')
+			return trailer_has(s + i + 1, n - i - 1, which);
+	return false;
+}
+
 static bool
 cls_nack_trailer(const char *s, size_t n)
 {
-	return trailer_has(s, n, "nacked|naked|nack|nak|nak'd|nack'd");
+	return trailer_in(s, n, "nacked|naked|nack|nak|nak'd|nack'd");
 }
 
 static bool
 cls_ack_trailer(const char *s, size_t n)
 {
-	return trailer_has(s, n, "acked");
+	return trailer_in(s, n, "acked");
 }
 
 static bool
 cls_reviewed_trailer(const char *s, size_t n)
 {
-	return trailer_has(s, n, "reviewed");
+	return trailer_in(s, n, "reviewed");
 }
 
 static bool
 cls_tested_trailer(const char *s, size_t n)
 {
-	return trailer_has(s, n, "tested");
+	return trailer_in(s, n, "tested");
 }
 
 /* ---- own text ---------------------------------------------------------- */
