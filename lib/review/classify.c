@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2145,35 +2146,55 @@ tokenize(struct cls_text *x)
 
 /* ---- the classifier ---------------------------------------------------- */
 
+/* Bit of a word's second byte (0 past its end) in a first_filter mask. */
+static uint64_t
+second_bit(unsigned char c)
+{
+	return (uint64_t)1 << (c & 63);
+}
+
+/* Marks a word that may start a pattern: its first two bytes. */
+static void
+can_start(uint64_t can[256], unsigned char a, unsigned char b)
+{
+	/* A typographic apostrophe (U+2019, e2 80 99) stands for "'". */
+	can[a] |= second_bit(b);
+	if (b == '\'')
+		can[a] |= second_bit(0xe2);
+	if (a == '\'')
+		can[0xe2] |= second_bit(0x80);
+}
+
 /*
- * Marks in can[] the first bytes (lower-cased) a word may have to match
- * one of the '|'-separated alternatives l[0..n); false when any word might
- * (a word class that looks inside words, an empty alternative).
+ * Marks in can[] the first two bytes (lower-cased) a word may have to
+ * match one of the '|'-separated alternatives l[0..n); false when any word
+ * might (a word class that looks inside words, an empty alternative, a
+ * prefix of one byte: "a~").
  */
 static bool
-first_bytes(const char *l, size_t n, bool can[256])
+first_bytes(const char *l, size_t n, uint64_t can[256])
 {
 	const char *end = l + n, *bar;
 	size_t k;
+	unsigned char d;
 
 	for (; l < end; l = bar + 1) {
 		bar = memchr(l, '|', (size_t)(end - l));
 		k = (size_t)((bar ? bar : end) - l);
 		if (k == 5 && memcmp(l, "@nack", 5) == 0)
-			can['n'] = true;
-		else if (k == 2 && memcmp(l, "@v", 2) == 0)
-			can['v'] = true;
-		else if (k == 7 && memcmp(l, "@change", 7) == 0) {
+			can_start(can, 'n', 'a');
+		else if (k == 2 && memcmp(l, "@v", 2) == 0) {
+			for (d = '0'; d <= '9'; d++)
+				can_start(can, 'v', d);
+		} else if (k == 7 && memcmp(l, "@change", 7) == 0) {
 			if (!first_bytes(CHANGE_VERB, strlen(CHANGE_VERB), can))
 				return false;
-		} else if (k == 0 || *l == '@' || *l == '~')
+		} else if (k == 0 || *l == '@' || *l == '~' ||
+		    (k > 1 && l[1] == '~'))
 			return false;
-		else {
-			can[(unsigned char)*l] = true;
-			/* A typographic apostrophe (U+2019) stands for "'". */
-			if (*l == '\'')
-				can[0xe2] = true;
-		}
+		else
+			can_start(can, (unsigned char)l[0],
+			    k > 1 ? (unsigned char)l[1] : 0);
 		if (bar == NULL)
 			break;
 	}
@@ -2181,13 +2202,14 @@ first_bytes(const char *l, size_t n, bool can[256])
 }
 
 /*
- * Which words may start an unanchored pattern, by first byte: f->any
- * when every word may (an optional or negated first element, '*', a word
- * class that looks inside words).  Worked out once per rule (below).
+ * Which words may start an unanchored pattern, by their first two bytes
+ * (can[first] holds a bit per second byte): f->any when every word may
+ * (an optional or negated first element, '*', a word class that looks
+ * inside words).  Worked out once per rule (below).
  */
 struct first_filter {
 	bool any;
-	bool can[256];
+	uint64_t can[256];
 };
 
 static void
@@ -2200,8 +2222,12 @@ first_filter(const char *p, struct first_filter *f)
 	    (n == 1 && *p == '*') || !first_bytes(p, n, f->can);
 }
 
-/* Each pattern rule's filter, worked out on the first mail classified. */
+/*
+ * Each pattern rule's filter, and whether the rule holds only on quoted
+ * code, worked out on the first mail classified.
+ */
 static struct first_filter rule_filters[MLQ__ARRAY_SIZE(rule_table)];
+static bool rule_on_code[MLQ__ARRAY_SIZE(rule_table)];
 static pthread_once_t rule_filters_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -2209,9 +2235,14 @@ rule_filters_init(void)
 {
 	size_t k;
 
-	for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++)
+	for (k = 0; k < MLQ__ARRAY_SIZE(rule_table); k++) {
 		if (rule_table[k].pat != NULL)
 			first_filter(rule_table[k].pat, &rule_filters[k]);
+		rule_on_code[k] =
+		    strcmp(rule_table[k].name, RULE_WHAT_ABOUT_CODE) == 0 ||
+		    strcmp(rule_table[k].name, RULE_NEED_ON_CODE) == 0 ||
+		    strcmp(rule_table[k].name, RULE_NOT_NEEDED_ON_CODE) == 0;
+	}
 }
 
 /*
@@ -2233,7 +2264,10 @@ clause_match(const char *p, const struct first_filter *f,
 	for (j = c->begin; j < c->end; j++) {
 		if (!f->any &&
 		    (t[j].len == 0 ||
-			!f->can[(unsigned char)mlq__lower(t[j].s[0])]))
+			!(f->can[(unsigned char)mlq__lower(t[j].s[0])] &
+			    second_bit(t[j].len > 1
+				    ? (unsigned char)mlq__lower(t[j].s[1])
+				    : 0))))
 			continue;
 		if (pat_match(p, t, j, c->end)) {
 			*first = j;
@@ -2626,11 +2660,6 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 	struct cls_clause cut;
 	size_t first;
 
-	if ((strcmp(r->name, RULE_WHAT_ABOUT_CODE) == 0 ||
-		strcmp(r->name, RULE_NEED_ON_CODE) == 0 ||
-		strcmp(r->name, RULE_NOT_NEEDED_ON_CODE) == 0) &&
-	    !under_quoted_diff(x, (size_t)(c - x->cls)))
-		return false;
 	if (r->clause_fn != NULL) {
 		if (!r->clause_fn(x->toks, c))
 			return false;
@@ -2641,6 +2670,8 @@ rule_hits(size_t k, const struct cls_text *x, const struct cls_clause *c,
 			return false;
 		*line = x->toks[first].line;
 	}
+	if (rule_on_code[k] && !under_quoted_diff(x, (size_t)(c - x->cls)))
+		return false;
 	if (r->veto != NULL &&
 	    clause_has(x->toks, reason_cut(x->toks, c, first, &cut), r->veto,
 		first))
