@@ -669,7 +669,11 @@ hdr_line(struct hdr_links *l, const struct mlq_hit *h, bool self)
 		printf("v%-3d %s  <", h->version,
 		    when(h->date_ok, h->date, buf, sizeof(buf)));
 		out_safe(stdout, h->msgid);
-		fputs(self ? ">  (this)\n" : ">\n", stdout);
+		fputc('>', stdout);
+		/* An RFC and the posting after it share their vN. */
+		if (mlq_subject_tagged_rfc(h->subject))
+			fputs("  RFC", stdout);
+		fputs(self ? "  (this)\n" : "\n", stdout);
 		return;
 	}
 	out_safe_width(stdout, h->subject, 68);

@@ -136,6 +136,12 @@ struct mlq_subject {
 /* Fills out from a decoded subject; strings go to arena a. */
 enum mlq_status mlq_subject_parse(const char *s, struct mlq_arena *a,
     struct mlq_subject *out, struct mlq_err *err);
+/*
+ * Whether a stored subject is tagged a request for comments ("[RFC PATCH",
+ * "[PATCH RFC 2/5]"): it opens with '[' and has "RFC" before a ']'.  A
+ * quick reading for lists of postings, as SQL can make it too.
+ */
+bool mlq_subject_tagged_rfc(const char *s);
 
 /* ---- trailers (trailer.c) ------------------------------------------- */
 

@@ -483,3 +483,16 @@ mlq_subject_parse(const char *s, struct mlq_arena *a, struct mlq_subject *out,
 		return mlq_err_set(err, rc, "subject: out of memory");
 	return MLQ_OK;
 }
+
+bool
+mlq_subject_tagged_rfc(const char *s)
+{
+	const char *p;
+
+	if (s == NULL || *s != '[')
+		return false;
+	for (p = s; (p = strcasestr(p, "RFC")) != NULL; p += 3)
+		if (strchr(p, ']') != NULL)
+			return true;
+	return false;
+}

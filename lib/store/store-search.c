@@ -669,11 +669,15 @@ mlq_store_evidence(struct mlq_store *st, int64_t id, mlq_evidence_fn fn,
 	return MLQ_OK;
 }
 
-/* Passes on the first hit of each version (they come by version). */
+/*
+ * Passes on the first hit of each version (they come by version), an RFC
+ * and a posting that is not one counting apart: "[RFC PATCH]" then
+ * "[PATCH]" are two steps though both are v1.
+ */
 struct one_per_version {
 	mlq_hit_fn fn;
 	void *arg;
-	bool any;
+	bool any, rfc, plain;
 	int version;
 };
 
@@ -681,19 +685,43 @@ static int
 one_per_version(const struct mlq_hit *h, void *arg)
 {
 	struct one_per_version *o = arg;
+	bool rfc = mlq_subject_tagged_rfc(h->subject);
 
-	if (o->any && h->version == o->version)
+	if (!o->any || h->version != o->version) {
+		o->any = true;
+		o->version = h->version;
+		o->rfc = o->plain = false;
+	}
+	if (rfc ? o->rfc : o->plain)
 		return 0;
-	o->any = true;
-	o->version = h->version;
+	if (rfc)
+		o->rfc = true;
+	else
+		o->plain = true;
 	return o->fn(h, o->arg);
 }
+
+/*
+ * The postings of a submission's own version that differ from it in being
+ * an RFC (same author, title, kind and version), posted before it (or
+ * after, for incoming): version links join different versions only.
+ * RFC_OF() reads a subject as mlq_subject_tagged_rfc() does.
+ */
+#define RFC_OF(x)                                                              \
+	"(upper(" x ".subject) GLOB '[[]*RFC*]*')"
+#define SIBLINGS(cmp)                                                          \
+	" UNION SELECT o.id FROM msg s JOIN msg o ON o.norm = s.norm AND "     \
+	"o.from_email = s.from_email AND o.kind = s.kind AND "                \
+	"o.version = s.version AND o.id <> s.id WHERE ?2 = 3 AND "            \
+	"s.id = ?1 AND s.norm <> '' AND " RFC_OF("o") " <> " RFC_OF("s")       \
+	" AND (o.date " cmp " s.date OR (o.date = s.date AND o.msgid " cmp     \
+	" s.msgid))"
 
 enum mlq_status
 mlq_store_links(struct mlq_store *st, int64_t id, enum mlq_link_kind kind,
     bool incoming, mlq_hit_fn fn, void *arg, struct mlq_err *err)
 {
-	struct one_per_version o = { fn, arg, false, 0 };
+	struct one_per_version o = { fn, arg, false, false, false, 0 };
 	struct mlq_buf sql;
 	sqlite3_stmt *s;
 	enum mlq_status rc;
@@ -702,12 +730,12 @@ mlq_store_links(struct mlq_store *st, int64_t id, enum mlq_link_kind kind,
 	mlq_buf_addstr(&sql, HIT_COLS);
 	if (incoming)
 		mlq_buf_addstr(&sql,
-		    "JOIN link k ON k.src = m.id "
-		    "WHERE k.dst = ? AND k.kind = ? ");
+		    "WHERE m.id IN (SELECT src FROM link WHERE dst = ?1 AND "
+		    "kind = ?2" SIBLINGS(">") ") ");
 	else
 		mlq_buf_addstr(&sql,
-		    "JOIN link k ON k.dst = m.id "
-		    "WHERE k.src = ? AND k.kind = ? ");
+		    "WHERE m.id IN (SELECT dst FROM link WHERE src = ?1 AND "
+		    "kind = ?2" SIBLINGS("<") ") ");
 	/*
 	 * A submission meets every posting of a version it is linked to
 	 * (store-review.c): the versions are listed once each, by the first

@@ -366,6 +366,14 @@ run_hand_cases(void)
 	is_int(mlq_subject_parse(NULL, a, &s, NULL), MLQ_OK, "NULL subject");
 	is_str(s.title, "", "NULL subject: empty title");
 	mlq_arena_free(a);
+	/* The quick reading of a stored subject that lists of versions use. */
+	ok(mlq_subject_tagged_rfc("[RFC PATCH] foo: bar"), "[RFC PATCH] is RFC");
+	ok(mlq_subject_tagged_rfc("[PATCH rfc 2/5] foo: bar"),
+	    "[PATCH rfc 2/5] is RFC");
+	ok(!mlq_subject_tagged_rfc("[PATCH] nfsd: follow RFC 8881"),
+	    "RFC in the title is not");
+	ok(!mlq_subject_tagged_rfc("Re: [RFC PATCH] foo"), "a reply is not");
+	ok(!mlq_subject_tagged_rfc(NULL), "NULL is not");
 }
 
 int
