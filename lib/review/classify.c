@@ -2831,17 +2831,14 @@ mark_sentences(const struct cls_text *x)
 			continue;
 		hit = false;
 		for (k = 0; k < MLQ__ARRAY_SIZE(rule_table) && !hit; k++) {
-			/* Only a request's own form: "Is there a need to
-			 * call X?" is a question. */
+			/* A request's own form makes the question one; not
+			 * "please" ("Can you please describe ...?" asks for
+			 * facts) nor a proposal's lead-in ("Something
+			 * like:"), which cls_question weighs itself. */
 			if (rule_table[k].tag != MLQ_TAG_CHANGES ||
-			    (rule_table[k].pat == NULL &&
-				rule_table[k].clause_fn != cls_request_question &&
-				rule_table[k].clause_fn != cls_how_about &&
-				rule_table[k].clause_fn != cls_text_please &&
-				rule_table[k].clause_fn != cls_maybe_name &&
-				rule_table[k].clause_fn != cls_consider &&
-				rule_table[k].clause_fn != cls_modal_request &&
-				rule_table[k].clause_fn != cls_imperative))
+			    rule_table[k].line_fn != NULL ||
+			    rule_table[k].clause_fn == cls_please ||
+			    rule_table[k].clause_fn == cls_proposal)
 				continue;
 			for (size_t i = j; i < e && !hit; i++)
 				hit = rule_hits(k, x, &x->cls[i], &line);

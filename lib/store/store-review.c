@@ -2180,12 +2180,26 @@ is_author(const char *name, const struct rv_node *s)
 	return is_author_n(name, strlen(name), s);
 }
 
+/* Whether anyone of the thread but except is called name (n bytes). */
+static bool
+someone_called(const struct rv_thread *t, const char *name, size_t n,
+    const struct rv_node *except)
+{
+	size_t j;
+
+	for (j = 0; j < t->count; j++)
+		if (t->n[j].id != 0 && &t->n[j] != except &&
+		    is_author_n(name, n, &t->n[j]))
+			return true;
+	return false;
+}
+
 /* Whether a question that opens with a name ("Dai, ...?") is s's author's. */
 static bool
 names_author(const struct rv_thread *t, const char *asked,
     const struct rv_node *s)
 {
-	size_t n, j;
+	size_t n;
 
 	/* "Bruce, any thoughts?", "@Philipp: maybe ...", "Ard?" */
 	if (*asked == '@')
@@ -2197,10 +2211,7 @@ names_author(const struct rv_thread *t, const char *asked,
 		return false;
 	/* A word alone ("Agree?", "Thoughts?") is a name only when it is
 	 * what someone of the thread is called. */
-	for (j = 0; j < t->count; j++)
-		if (t->n[j].id != 0 && is_author_n(asked, n, &t->n[j]))
-			return false;
-	return true;
+	return !someone_called(t, asked, n, NULL);
 }
 
 /*
@@ -2239,7 +2250,7 @@ request_vocative(const struct rv_thread *t, const struct rv_node *r,
     const struct rv_node *s)
 {
 	const char *p = r->request;
-	size_t n, j;
+	size_t n;
 
 	if (p == NULL || *p < 'A' || *p > 'Z')
 		return 0;
@@ -2248,11 +2259,7 @@ request_vocative(const struct rv_thread *t, const struct rv_node *r,
 		return 0;
 	if (is_author_n(p, n, s))
 		return 1;
-	for (j = 0; j < t->count; j++)
-		if (t->n[j].id != 0 && &t->n[j] != r &&
-		    is_author_n(p, n, &t->n[j]))
-			return -1;
-	return 0;
+	return someone_called(t, p, n, r) ? -1 : 0;
 }
 
 /*
