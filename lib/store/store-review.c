@@ -1913,6 +1913,72 @@ adup(struct mlq_arena *a, sqlite3_stmt *s, int i)
 	return mlq_arena_strdup(a, col_str(s, i));
 }
 
+static int
+cmp_from(const void *x, const void *y)
+{
+	return strcasecmp((*(struct rv_node *const *)x)->from,
+	    (*(struct rv_node *const *)y)->from);
+}
+
+/*
+ * Who a mail is from, where its own headers do not say it all, so that
+ * the same person writing from a second address is known:
+ * - a mail with no display name takes the name its address bears
+ *   elsewhere in the thread ("Chuck Lever <cel@kernel.org>");
+ * - a cover letter is its patches' author's when every patch sent from
+ *   its address names the same one ("From: Chuck Lever
+ *   <chuck.lever@oracle.com>" atop each patch sent from cel@kernel.org).
+ */
+static enum mlq_status
+lend_names(struct rv_thread *t, struct mlq_err *err)
+{
+	struct rv_node **by, *n, *patch;
+	size_t i, j, k;
+
+	if (t->count == 0)
+		return MLQ_OK;
+	if ((by = mlq_arena_alloc(t->a, t->count * sizeof(*by))) == NULL)
+		return mlq_err_set(err, MLQ_ENOMEM, "out of memory");
+	for (i = 0; i < t->count; i++)
+		by[i] = &t->n[i];
+	qsort(by, t->count, sizeof(*by), cmp_from);
+	/* by[i..j): one address, its name, the author its patches name. */
+	for (i = 0; i < t->count; i = j) {
+		const char *name = "";
+		bool mixed = false;
+
+		patch = NULL;
+		for (j = i; j < t->count && cmp_from(&by[i], &by[j]) == 0; j++) {
+			n = by[j];
+			/* The same whatever order the rows come in. */
+			if (*n->name != '\0' &&
+			    (*name == '\0' || strcmp(n->name, name) < 0))
+				name = n->name;
+			if (n->kind != 1)
+				continue;
+			if (*n->author == '\0' || (patch != NULL &&
+				strcasecmp(patch->author, n->author) != 0))
+				mixed = true;
+			if (patch == NULL ||
+			    strcmp(n->author_name, patch->author_name) < 0)
+				patch = n;
+		}
+		if (*by[i]->from == '\0')
+			continue;
+		for (k = i; k < j; k++) {
+			n = by[k];
+			if (*n->name == '\0')
+				n->name = name;
+			if (n->kind == 2 && *n->author == '\0' &&
+			    patch != NULL && !mixed) {
+				n->author = patch->author;
+				n->author_name = patch->author_name;
+			}
+		}
+	}
+	return MLQ_OK;
+}
+
 static enum mlq_status
 thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
     struct mlq_err *err)
@@ -1995,6 +2061,8 @@ thread_load(struct mlq_store *st, int64_t thread, struct rv_thread *t,
 	}
 	if ((st_rc = mlq__store_rows_done(st, s, rc, err, "load thread")) !=
 	    MLQ_OK)
+		return st_rc;
+	if ((st_rc = lend_names(t, err)) != MLQ_OK)
 		return st_rc;
 	s = mlq__store_stmt(st, S_RV_GHOSTS,
 	    "SELECT msgid, parent FROM ghost WHERE thread = ?", err);
