@@ -194,6 +194,7 @@ static bool cls_text_please(const struct cls_tok *,
     const struct cls_clause *);
 static bool cls_maybe_name(const struct cls_tok *, const struct cls_clause *);
 static bool cls_consider(const struct cls_tok *, const struct cls_clause *);
+static bool cls_you_want(const struct cls_tok *, const struct cls_clause *);
 static bool cls_modal_request(const struct cls_tok *, const struct cls_clause *);
 static bool cls_substitute_line(const char *, size_t);
 static bool cls_proposal(const struct cls_tok *, const struct cls_clause *);
@@ -502,13 +503,22 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, "not|no|<if|whether", true,
 	    "\"... is the best way to go\"" },
 	{ MLQ_TAG_CHANGES, "changes-would-help",
-	    "^ but|and|so|yet|though|also|yes|actually? "
-	    "it would|might also|probably|really|certainly? "
-	    "be great|nice|helpful|useful to|if "
-	    "you? could|can|would? also|just? @change|explain|describe",
-	    NULL, NULL, NULL, true,
+	    "^ but|and|so|yet|though|also|yes|actually|i|i'm? "
+	    "think|guess|sure|still? it? would|might|could "
+	    "also|probably|really|certainly|even|still? "
+	    "be great|nice|helpful|useful|good|worthwhile to|if "
+	    "you? could|can|would? also|just|perhaps? "
+	    "@change|explain|describe|capture|clarify|note|spell|call",
+	    NULL, NULL, "our|unrelated", true,
 	    "\"It would be nice to make this a bit more sophisticated.\", "
-	    "\"It would be great if you can repost ...\"" },
+	    "\"It would be great if you can repost ...\", \"Would be nice "
+	    "to avoid ...\", \"It might be good to capture here why ...\"" },
+	{ MLQ_TAG_CHANGES, "changes-you-want", NULL, cls_you_want, NULL,
+	    "<if|whether|when|whenever|unless|what|as|how|whatever|wherever|"
+	    "where|why|because|since|that|which|who|either|once "
+	    "see|be|know|able|understand|read", true,
+	    "\"You probably want to close this file at the end\", \"you'll "
+	    "want a new bit\": advice to the author" },
 	{ MLQ_TAG_CHANGES, "changes-would-help-have",
 	    "^ but|and|so|yet|though|also|yes|actually? "
 	    "it would|might also|probably|really|certainly? "
@@ -1363,6 +1373,38 @@ cls_how_about(const struct cls_tok *t, const struct cls_clause *c)
 	return !WORD_IN(t[j].s, t[j].len, "the|situations|situation|cases|"
 					  "case|when|whether|if|other|others|"
 					  "those|these|existing");
+}
+
+/*
+ * "You probably want to use page_offset() here", "I think you'll want a
+ * new bit": what the author will want, said to him.  Asked ("Do you want
+ * me to pick it up, or would you want to ...?", "you want to upsert the
+ * mapping, right?"), it is a question.
+ */
+static bool
+cls_you_want(const struct cls_tok *t, const struct cls_clause *c)
+{
+	size_t j, k;
+
+	if (c->question)
+		return false;
+	for (j = c->begin; j + 2 < c->end; j++) {
+		if (!WORD_IN(t[j].s, t[j].len, "you|you'll|you'd") ||
+		    (j > c->begin &&
+			WORD_IN(t[j - 1].s, t[j - 1].len,
+			    "do|did|don't|would|will|could|can|should|not")))
+			continue;
+		for (k = j + 1; k + 1 < c->end &&
+		     WORD_IN(t[k].s, t[k].len, "probably|really|may|might|will|"
+					       "would|also|then|still|likely");
+		     k++)
+			;
+		if (WORD_IN(t[k].s, t[k].len, "want") &&
+		    WORD_IN(t[k + 1].s, t[k + 1].len,
+			"to|a|an|the|some|something"))
+			return true;
+	}
+	return false;
 }
 
 /*

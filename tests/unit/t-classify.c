@@ -277,6 +277,22 @@ static const struct ccase cases[] = {
 	    CHG, "changes-would-help" },
 	{ "It would be great if you can repost a plain-text version.\n",
 	    false, CHG, "changes-would-help" },
+	{ "Would be nice to avoid a bunch of the overly long lines.\n", false,
+	    CHG, "changes-would-help" },
+	{ "It might be good to capture here why the check is removed.\n",
+	    false, CHG, "changes-would-help" },
+	{ "Still would be great to add some basic RT tests in our lab.\n",
+	    false, 0, NULL },
+	{ "You probably want to close this file at the end of the test.\n",
+	    false, CHG, "changes-you-want" },
+	{ "So I think you'll want a new WB_start_dontcache bit.\n", false,
+	    CHG, "changes-you-want" },
+	{ "Do you want me to pick up this change directly, or would you want "
+	  "to issue a pull request?\n",
+	    false, QUES, "question-mark" },
+	{ "Whenever you want to work with the page cache, you cannot assume "
+	  "much.\n",
+	    false, 0, NULL },
 	{ "It would be nice to have a facility that ran tests on every "
 	  "branch.\n",
 	    false, 0, NULL },
