@@ -1443,12 +1443,17 @@ cls_consider(const struct cls_tok *t, const struct cls_clause *c)
 static bool
 cls_maybe_name(const struct cls_tok *t, const struct cls_clause *c)
 {
-	size_t j = c->begin, k;
+	size_t j = c->begin, k, end = c->end;
 
-	if (!c->question || c->end - c->begin < 2 || c->end - c->begin > 3 ||
+	/* "Maybe CONFIG_NFS_LOCALIO_SUPPORT here too?" */
+	while (end > j + 1 &&
+	    WORD_IN(t[end - 1].s, t[end - 1].len, "here|there|too|also|"
+						   "instead|then|as|well"))
+		end--;
+	if (!c->question || end - c->begin < 2 || end - c->begin > 3 ||
 	    !WORD_IN(t[j].s, t[j].len, "maybe|perhaps"))
 		return false;
-	for (j++; j < c->end; j++)
+	for (j++; j < end; j++)
 		for (k = 0; k < t[j].len; k++)
 			if (t[j].s[k] == '_')
 				return true;
