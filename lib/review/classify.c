@@ -1399,7 +1399,7 @@ cls_you_want(const struct cls_tok *t, const struct cls_clause *c)
 					       "would|also|then|still|likely");
 		     k++)
 			;
-		if (WORD_IN(t[k].s, t[k].len, "want") &&
+		if (k + 1 < c->end && WORD_IN(t[k].s, t[k].len, "want") &&
 		    WORD_IN(t[k + 1].s, t[k + 1].len,
 			"to|a|an|the|some|something"))
 			return true;

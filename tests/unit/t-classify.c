@@ -290,6 +290,7 @@ static const struct ccase cases[] = {
 	{ "Do you want me to pick up this change directly, or would you want "
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
+	{ "That is all you really want\n", false, 0, NULL },
 	{ "Whenever you want to work with the page cache, you cannot assume "
 	  "much.\n",
 	    false, 0, NULL },
