@@ -1846,6 +1846,10 @@ is_code_line(const char *s, size_t n)
 	if (n > 0 && (s[n - 1] == '.' || s[n - 1] == '?' || s[n - 1] == '!') &&
 	    prose_words(s, n) >= 3)
 		return false;
+	/* Nor is a line of wrapped prose that names a member: "I would
+	 * rather do what all other callers of ->lookup() do and". */
+	if (n > 0 && strchr(";{}", s[n - 1]) == NULL && prose_words(s, n) >= 8)
+		return false;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;

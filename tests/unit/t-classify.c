@@ -291,6 +291,10 @@ static const struct ccase cases[] = {
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
 	{ "That is all you really want\n", false, 0, NULL },
+	{ "Frankly, I would rather do what all other callers of ->lookup() do "
+	  "and\njust follow it with d_lookup_done(dentry), no matter what it "
+	  "returns.\n",
+	    false, CHG, "changes-prefer" },
 	{ "Whenever you want to work with the page cache, you cannot assume "
 	  "much.\n",
 	    false, 0, NULL },
