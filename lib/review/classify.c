@@ -251,7 +251,8 @@ static const struct cls_rule rule_table[] = {
 	    true, "a sentence of prose ending in '?'" },
 	/* changes-requested */
 	{ MLQ_TAG_CHANGES, MLQ__RULE_PLEASE,
-	    "please|pls|kindly also|just|then|do? @change", NULL, NULL,
+	    "please|pls|kindly also|just|then|do|try? and|to? @change", NULL,
+	    NULL,
 	    "no|my|nothing|needn't|i'll|feel|replying", true,
 	    "\"please fix\", \"please send a v2\"" },
 	{ MLQ_TAG_CHANGES, MLQ__RULE_CAN_YOU,
@@ -386,6 +387,15 @@ static const struct cls_rule rule_table[] = {
 	    "^ shouldn't|wouldn't|can't|couldn't|mustn't "
 	    "this|that|it|we|you|they|there|the|these|those",
 	    NULL, NULL, NULL, true, "\"Shouldn't that rather be ...?\"" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|but|and|then? why can't|couldn't !i|i'm * *? *? *? "
+	    "just|simply|use|be|call|do", NULL, NULL, NULL,
+	    true, "\"Why can't kmem_cache_alloc_lru() be a simple wrapper "
+	    "...?\": how it could be done instead" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|but|and|then? what's|what speaks wrong|against with? just|"
+	    "simply", NULL, NULL, NULL, true,
+	    "\"What speaks against just moving the dput out ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question", "^ why not", NULL, NULL,
 	    NULL, true, "\"Why not ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
@@ -428,6 +438,20 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, "changes-can",
 	    "^ can|could @change", NULL, NULL, NULL, true,
 	    "\"can reduce it a bit?\"" },
+	{ MLQ_TAG_CHANGES, "changes-you-can",
+	    "^ i|so|then|and|but|also|now? think|guess|believe? you|you'd "
+	    "can|could just|also|simply|probably|then|now|instead|easily? "
+	    /* Not "add" nor "send": "You can add this to the series" gives
+	     * a tag, "You can send v2 on Monday" a date. */
+	    "drop|remove|delete|use|move|rename|fold|squash|simplify|replace|"
+	    "inline|combine|split|avoid|skip|return|call|pass|check|limit|put|"
+	    "make|switch|convert|reuse|get|open-code|kill|merge|reduce|"
+	    "initialize|initialise|document|mention|export|mark|declare|wrap|"
+	    "reorder|unify|factor|fix|change|update|rework|rewrite *",
+	    NULL, NULL, "<if|when|whether|how|what|that|which my|ignore|me|us|"
+	    "if|want|wish|whatever|prefer|like|tag|tags|reviewed-by|acked-by|"
+	    "tested-by|ack|rb|r-b|trailer|trailers",
+	    true, "\"I think you can remove this check as well\"" },
 	{ MLQ_TAG_CHANGES, MLQ__RULE_ASK_YOU,
 	    "ask|like|want|prefer|expect|asking|suggest you to", NULL, NULL,
 	    "not|don't", true, "\"I'd ask you to rebase\"" },
@@ -578,7 +602,8 @@ static const struct cls_rule rule_table[] = {
 	    "this|the|your patch|change|commit potentially|also|now? "
 	    "introduces|causes|creates|opens|adds|breaks *? *? *? *? "
 	    "regression|regressions|leak|race|deadlock|bug|vulnerability|"
-	    "vector|crash|hang|warning|warnings|use-after-free|uaf|overflow",
+	    "vector|crash|hang|warning|warnings|use-after-free|uaf|overflow|"
+	    "build|builds|compilation|boot|booting",
 	    NULL, NULL, "<if|whether|not|no|doesn't|don't|can't|cannot", true,
 	    "\"this patch potentially introduces a client-controlled DoS "
 	    "vector\"" },

@@ -291,6 +291,24 @@ static const struct ccase cases[] = {
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
 	{ "That is all you really want\n", false, 0, NULL },
+	{ "I think you can remove this check as well since the next function "
+	  "has it.\n",
+	    false, CHG, "changes-you-can" },
+	{ "You can add this to the series.\n", false, 0, NULL },
+	{ "You can send reverts in email if you want, whatever works best.\n",
+	    false, 0, NULL },
+	{ "This patch breaks LLVM build on linux-next.\n", false, CHG,
+	    "changes-introduces" },
+	{ "As this is a void function, what decision?  Please try and "
+	  "rephrase appropriately.\n",
+	    false, QUES | CHG, NULL },
+	{ "Why can't kmem_cache_alloc_lru() be a simple wrapper?\n", false, CHG,
+	    "changes-suggest-question" },
+	{ "Why couldn't another thread have raced in here?\n", false, QUES,
+	    "question-mark" },
+	{ "What speaks against just moving the dput out of the locked "
+	  "section?\n",
+	    false, CHG, "changes-suggest-question" },
 	{ "Frankly, I would rather do what all other callers of ->lookup() do "
 	  "and\njust follow it with d_lookup_done(dentry), no matter what it "
 	  "returns.\n",
