@@ -1865,6 +1865,14 @@ is_code_line(const char *s, size_t n)
 	/* A compiler's "file.c:12:5: error: ... did you mean 'x'?" */
 	if (is_diagnostic_line(s, n))
 		return true;
+	/* A C comment on a line of its own, a robot's listing of the
+	 * source: "  2008  /\* Do we even need to bother with this?" (but
+	 * not "maybe just add /\* ignored *\/ here"). */
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || is_digit((unsigned char)s[i])))
+		i++;
+	if (has_prefix(s + i, n - i, "/*") || has_suffix(s, n, "*/"))
+		return true;
+	i = 0;
 	/* A sentence with code in it ("I think (a > 0) should be (b <
 	 * c->n).") is prose: three words or more, and the mark that ends
 	 * a sentence. */
@@ -2156,6 +2164,11 @@ tokenize_line(struct cls_text *x, size_t li)
 			 * question quoted in a statement. */
 			if (j + 2 < n && (s[j + 1] == '"' || s[j + 1] == '\'') &&
 			    (s[j + 2] == '.' || s[j + 2] == ','))
+				break;
+			/* 'boils down to: "What is the purpose of ...?"': a
+			 * question in quotes is reported, not put. */
+			if (j + 1 < n && s[j + 1] == '"' &&
+			    memchr(s, '"', j) != NULL)
 				break;
 			/* "In many (most?) cases": an aside, not asked. */
 			if (j + 1 < n && s[j + 1] == ')' &&

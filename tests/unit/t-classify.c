@@ -291,6 +291,13 @@ static const struct ccase cases[] = {
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
 	{ "That is all you really want\n", false, 0, NULL },
+	{ "The question boils down to: \"What is the background writeback "
+	  "for?\"\n",
+	    false, 0, NULL },
+	{ "   2008\t/* Do we even need to bother with this?\n", false, 0, NULL },
+	{ "Maybe just add /* ignored */ there, to make it clear we don't use "
+	  "it.\n",
+	    false, CHG, NULL },
 	{ "I think you can remove this check as well since the next function "
 	  "has it.\n",
 	    false, CHG, "changes-you-can" },
