@@ -452,6 +452,23 @@ static const struct cls_rule rule_table[] = {
 	    "if|want|wish|whatever|prefer|like|tag|tags|reviewed-by|acked-by|"
 	    "tested-by|ack|rb|r-b|trailer|trailers",
 	    true, "\"I think you can remove this check as well\"" },
+	/* What the writer would do in the author's place: "I would
+	 * rearrange the AT_* flags namespace this way", "I'd just drop this
+	 * hunk". */
+#define I_WOULD_LEAD                                                           \
+	"^ so|also|personally|honestly|seriously|frankly|but|and|then|"        \
+	"instead|otherwise|here? "
+#define I_WOULD_VERB                                                           \
+	"probably|just|rather|also|personally|simply|instead|then? "           \
+	"@change|rearrange|declare|cache|define|protect|lock|guard"
+#define I_WOULD_VETO                                                           \
+	"<if|when|whether not|never|have|been|follow-up|followup|later|"       \
+	"myself|me|us|our|i'll|odds|money|bet"
+	{ MLQ_TAG_CHANGES, "changes-i-would", I_WOULD_LEAD "i'd " I_WOULD_VERB,
+	    NULL, NULL, I_WOULD_VETO, true, "\"I'd just drop this hunk\"" },
+	{ MLQ_TAG_CHANGES, "changes-i-would",
+	    I_WOULD_LEAD "i would " I_WOULD_VERB, NULL, NULL, I_WOULD_VETO,
+	    true, "\"I would rearrange the AT_* flags namespace this way\"" },
 	{ MLQ_TAG_CHANGES, MLQ__RULE_ASK_YOU,
 	    "ask|like|want|prefer|expect|asking|suggest you to", NULL, NULL,
 	    "not|don't", true, "\"I'd ask you to rebase\"" },

@@ -298,6 +298,12 @@ static const struct ccase cases[] = {
 	{ "Maybe just add /* ignored */ there, to make it clear we don't use "
 	  "it.\n",
 	    false, CHG, NULL },
+	{ "I would rearrange the AT_* flags namespace this way.\n", false, CHG,
+	    "changes-i-would" },
+	{ "I'd just squash this into patch #19.\n", false, CHG,
+	    "changes-i-would" },
+	{ "I'd put high odds on the latter vs the former.\n", false, 0, NULL },
+	{ "I remove this patch and everything works!\n", false, 0, NULL },
 	{ "I think you can remove this check as well since the next function "
 	  "has it.\n",
 	    false, CHG, "changes-you-can" },
