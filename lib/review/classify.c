@@ -500,6 +500,18 @@ static const struct cls_rule rule_table[] = {
 	    NULL, NULL, "to", true,
 	    "\"Do we need the #ifdefery here?\" under a quoted hunk: drop it" },
 	{ MLQ_TAG_CHANGES, RULE_NEED_ON_CODE,
+	    "^ so|and|but|also|then|hmm? is|are this|that|it|these|those|both|"
+	    "the * *? really|even|actually|still|ever|absolutely? "
+	    "needed|necessary|required $",
+	    NULL, NULL, NULL, true,
+	    "\"Are both needed?\", \"Is this check really necessary?\" under a "
+	    "quoted hunk" },
+	{ MLQ_TAG_CHANGES, "changes-suggest-question",
+	    "^ so|and|but|then|hmm? don't|doesn't we|you|it|this|that "
+	    "also|still|then|really? need|want *",
+	    NULL, NULL, NULL, true,
+	    "\"Don't we also need to call kfree() on 'p' in this case?\"" },
+	{ MLQ_TAG_CHANGES, RULE_NEED_ON_CODE,
 	    "^ so|and|but|then? what's|what is|'s? the point|use of|in",
 	    NULL, NULL, NULL, true,
 	    "\"What's the point of this check?\" under a quoted hunk" },

@@ -291,6 +291,12 @@ static const struct ccase cases[] = {
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
 	{ "That is all you really want\n", false, 0, NULL },
+	{ "> +\tif (!S_ISREG(inode->i_mode))\n> +\t\treturn 0;\n\n"
+	  "Is this check really needed?\n",
+	    false, CHG, "changes-need-question" },
+	{ "Is this check really needed?\n", false, QUES, "question-mark" },
+	{ "Don't we also need to call kfree() on p in this case?\n", false,
+	    CHG, "changes-suggest-question" },
 	{ "The question boils down to: \"What is the background writeback "
 	  "for?\"\n",
 	    false, 0, NULL },
