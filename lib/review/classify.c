@@ -946,6 +946,10 @@ cls_question(const struct cls_tok *t, const struct cls_clause *c)
 		"@change",
 		"can|could|would|will you|someone|anyone please|kindly? "
 		"take|pick|apply|queue|merge|pull|route",
+		/* "Could Chuck take it with the nfsd stuff?" */
+		"can|could|would|will * please|kindly? "
+		"take|pick|apply|queue|merge|pull|route "
+		"it|this|these|them|both|through|via|up",
 		/* "Do you prefer to take this to your tree?": routing, put
 		 * to a maintainer */
 		"your tree|trees|branch|queue|repo|repository",

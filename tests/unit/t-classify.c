@@ -291,6 +291,9 @@ static const struct ccase cases[] = {
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
 	{ "That is all you really want\n", false, 0, NULL },
+	{ "Looks good to me.  Could Chuck take it with the nfsd stuff?\n",
+	    false, 0, NULL },
+	{ "Could this take the lock twice?\n", false, QUES, "question-mark" },
 	{ "> +\tif (!S_ISREG(inode->i_mode))\n> +\t\treturn 0;\n\n"
 	  "Is this check really needed?\n",
 	    false, CHG, "changes-need-question" },
