@@ -452,6 +452,14 @@ static const struct cls_rule rule_table[] = {
 	    "if|want|wish|whatever|prefer|like|tag|tags|reviewed-by|acked-by|"
 	    "tested-by|ack|rb|r-b|trailer|trailers",
 	    true, "\"I think you can remove this check as well\"" },
+	{ MLQ_TAG_CHANGES, "changes-cannot-accept",
+	    "i|we cannot|can't|won't|couldn't|wouldn't "
+	    "accept|take|merge|apply|queue|ack|pull *",
+	    NULL, NULL, "<if|unless|until|whether yet|now|today|week|window|"
+	    "rc|release|tomorrow|until|before|after|vacation|travelling|"
+	    "traveling|reproduce|test|tell|say|see|find|help", true,
+	    "\"I cannot accept a pr_warn(), even a rate limited one.\": not "
+	    "as it is" },
 	/* What the writer would do in the author's place: "I would
 	 * rearrange the AT_* flags namespace this way", "I'd just drop this
 	 * hunk". */
