@@ -249,6 +249,13 @@ static const struct cls_rule rule_table[] = {
 	/* question */
 	{ MLQ_TAG_QUESTION, "question-mark", NULL, cls_question, NULL, NULL,
 	    true, "a sentence of prose ending in '?'" },
+	{ MLQ_TAG_QUESTION, "question-wondering",
+	    "^ so|but|and|also|just|though|still? i|i'm|i've "
+	    "am|was|been? also|just|still? wondering|curious "
+	    "if|whether|what|why|how|when|where|which|who",
+	    NULL, NULL, "anyone|anybody|everyone|everybody|myself|aloud", true,
+	    "\"I was curious whether this was found by code inspection\": a "
+	    "question put without a question mark" },
 	/* changes-requested */
 	{ MLQ_TAG_CHANGES, MLQ__RULE_PLEASE,
 	    "please|pls|kindly also|just|then|do|try? and|to? @change", NULL,

@@ -291,6 +291,12 @@ static const struct ccase cases[] = {
 	  "to issue a pull request?\n",
 	    false, QUES, "question-mark" },
 	{ "That is all you really want\n", false, 0, NULL },
+	{ "I was curious whether this was found by code inspection or because "
+	  "you'd run across a case.\n",
+	    false, QUES, "question-wondering" },
+	{ "I wonder if it is time to stop putting this boilerplate in.\n",
+	    false, 0, NULL },
+	{ "I'm wondering if anyone else sees this.\n", false, 0, NULL },
 	{ "I cannot accept a pr_warn(), even a rate limited one.\n", false,
 	    CHG, "changes-cannot-accept" },
 	{ "I can't take this until the merge window closes.\n", false, 0,
