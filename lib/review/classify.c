@@ -400,9 +400,10 @@ static const struct cls_rule rule_table[] = {
 	    true, "\"Why can't kmem_cache_alloc_lru() be a simple wrapper "
 	    "...?\": how it could be done instead" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
-	    "^ so|but|and|then? what's|what speaks wrong|against with? just|"
+	    "^ so|but|and|then? what's|what speaks|wrong against|with just|"
 	    "simply", NULL, NULL, NULL, true,
-	    "\"What speaks against just moving the dput out ...?\"" },
+	    "\"What speaks against just moving the dput out ...?\", \"What's "
+	    "wrong with simply ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question", "^ why not", NULL, NULL,
 	    NULL, true, "\"Why not ...?\"" },
 	{ MLQ_TAG_CHANGES, "changes-suggest-question",
@@ -1913,10 +1914,12 @@ is_code_line(const char *s, size_t n)
 	/* A compiler's "file.c:12:5: error: ... did you mean 'x'?" */
 	if (is_diagnostic_line(s, n))
 		return true;
-	/* A C comment on a line of its own, a robot's listing of the
-	 * source: "  2008  /\* Do we even need to bother with this?" (but
-	 * not "maybe just add /\* ignored *\/ here"). */
-	while (i < n && (s[i] == ' ' || s[i] == '\t' || is_digit((unsigned char)s[i])))
+	/* A line that opens a C comment, after any line number, or ends
+	 * one: a robot's listing of the source around a fault ("2008",
+	 * the comment "Do we even need to bother with this?"), but not
+	 * prose that names a comment in passing. */
+	while (i < n &&
+	    (s[i] == ' ' || s[i] == '\t' || is_digit((unsigned char)s[i])))
 		i++;
 	if (has_prefix(s + i, n - i, "/*") || has_suffix(s, n, "*/"))
 		return true;

@@ -341,6 +341,8 @@ static const struct ccase cases[] = {
 	{ "What speaks against just moving the dput out of the locked "
 	  "section?\n",
 	    false, CHG, "changes-suggest-question" },
+	{ "What's wrong with simply calling d_lookup_done() here?\n", false,
+	    CHG, "changes-suggest-question" },
 	{ "Frankly, I would rather do what all other callers of ->lookup() do "
 	  "and\njust follow it with d_lookup_done(dentry), no matter what it "
 	  "returns.\n",
