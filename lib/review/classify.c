@@ -1905,7 +1905,7 @@ is_diagnostic_line(const char *s, size_t n)
 static bool
 is_code_line(const char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, lead = 0, words;
 
 	/* Pasted `git am` output is a log, not a word of the writer's. */
 	if (has_prefix(s, n, "Applying: ") || has_prefix(s, n, "error: ") ||
@@ -1918,21 +1918,21 @@ is_code_line(const char *s, size_t n)
 	 * one: a robot's listing of the source around a fault ("2008",
 	 * the comment "Do we even need to bother with this?"), but not
 	 * prose that names a comment in passing. */
-	while (i < n &&
-	    (s[i] == ' ' || s[i] == '\t' || is_digit((unsigned char)s[i])))
-		i++;
-	if (has_prefix(s + i, n - i, "/*") || has_suffix(s, n, "*/"))
+	while (lead < n && (s[lead] == ' ' || s[lead] == '\t' ||
+				is_digit((unsigned char)s[lead])))
+		lead++;
+	if (has_prefix(s + lead, n - lead, "/*") || has_suffix(s, n, "*/"))
 		return true;
-	i = 0;
 	/* A sentence with code in it ("I think (a > 0) should be (b <
 	 * c->n).") is prose: three words or more, and the mark that ends
 	 * a sentence. */
+	words = prose_words(s, n);
 	if (n > 0 && (s[n - 1] == '.' || s[n - 1] == '?' || s[n - 1] == '!') &&
-	    prose_words(s, n) >= 3)
+	    words >= 3)
 		return false;
 	/* Nor is a line of wrapped prose that names a member: "I would
 	 * rather do what all other callers of ->lookup() do and". */
-	if (n > 0 && strchr(";{}", s[n - 1]) == NULL && prose_words(s, n) >= 8)
+	if (n > 0 && strchr(";{}", s[n - 1]) == NULL && words >= 8)
 		return false;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
