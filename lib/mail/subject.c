@@ -489,10 +489,9 @@ mlq_subject_tagged_rfc(const char *s)
 {
 	const char *p;
 
-	if (s == NULL || *s != '[')
+	/* An "RFC" with a ']' after it: if the first has none, no later
+	 * one has ("[PATCH] fix RFC 7530 handling"). */
+	if (s == NULL || *s != '[' || (p = strcasestr(s, "RFC")) == NULL)
 		return false;
-	for (p = s; (p = strcasestr(p, "RFC")) != NULL; p += 3)
-		if (strchr(p, ']') != NULL)
-			return true;
-	return false;
+	return strchr(p, ']') != NULL;
 }
