@@ -306,8 +306,12 @@ static const struct cls_rule rule_table[] = {
 	    NULL, "no|not|i|i'll|we|we'll|i've|don't", true,
 	    "\"split this into two\"" },
 	{ MLQ_TAG_CHANGES, "changes-does-not-apply",
-	    "doesn't|does|did|didn't|won't|no not|longer? apply|applies", NULL,
-	    NULL, "if|whether|i'll|when|unless", true,
+	    "doesn't|does|do|don't|did|didn't|won't|no not|longer? "
+	    "apply|applies",
+	    NULL, NULL,
+	    "if|whether|i'll|when|unless|please|pls|argument~|rule~|reason~|"
+	    "concern~|objection~",
+	    true,
 	    "\"does not apply\": a rebase is needed" },
 	{ MLQ_TAG_CHANGES, MLQ__RULE_PLEASE_DO, NULL, cls_please, NULL,
 	    "no|my|nothing|needn't|i'll|feel|replying|me|us", true,
@@ -488,10 +492,20 @@ static const struct cls_rule rule_table[] = {
 	{ MLQ_TAG_CHANGES, MLQ__RULE_ASK_YOU,
 	    "ask|like|want|prefer|expect|asking|suggest you to", NULL, NULL,
 	    "not|don't", true, "\"I'd ask you to rebase\"" },
+#define NIT_LEAD                                                               \
+	"small|minor|tiny|one|a|another|also|just|some|last|final|other|"     \
+	"style|stylistic|coding|cosmetic|formatting|whitespace|naming|"       \
+	"subject|commit|changelog|message|comment|doc|kdoc|spelling"
+	/* "A small nit:", "Style nit:", "Commit message nit:". */
+	{ MLQ_TAG_CHANGES, "changes-nit",
+	    "^ " NIT_LEAD "? " NIT_LEAD "? " NIT_LEAD "? nit|nits|nitpick",
+	    NULL, NULL, NULL, true, "\"Nit: ...\", \"Style nit: ...\"" },
+	/* One lead word: not "just a typo, I meant 5.4-rc", the writer's
+	 * own slip. */
 	{ MLQ_TAG_CHANGES, "changes-nit",
 	    "^ small|minor|tiny|one|a|another|also|just|some? "
-	    "nit|nits|nitpick|typo|typos|spelling|grammar",
-	    NULL, NULL, NULL, true, "\"Nit: ...\", \"typo\"" },
+	    "typo|typos|spelling|grammar",
+	    NULL, NULL, NULL, true, "\"typo: ...\"" },
 	{ MLQ_TAG_CHANGES, "changes-forgot",
 	    "forgot|forget|forgotten|missed to? "
 	    "@change|update|updating|adding|the|a|to",
@@ -583,8 +597,6 @@ static const struct cls_rule rule_table[] = {
 	    "\"It would be great if you can repost ...\", \"Would be nice "
 	    "to avoid ...\", \"It might be good to capture here why ...\"" },
 	{ MLQ_TAG_CHANGES, "changes-you-want", NULL, cls_you_want, NULL,
-	    "<if|whether|when|whenever|unless|what|as|how|whatever|wherever|"
-	    "where|why|because|since|that|which|who|either|once "
 	    "see|be|know|able|understand|read", true,
 	    "\"You probably want to close this file at the end\", \"you'll "
 	    "want a new bit\": advice to the author" },
@@ -644,8 +656,9 @@ static const struct cls_rule rule_table[] = {
 	    "\"several LTP tests failing, with bisections pointing to this "
 	    "commit\": a regression it brought" },
 	{ MLQ_TAG_CHANGES, "changes-introduces",
-	    "this|the|your patch|change|commit potentially|also|now? "
-	    "introduces|causes|creates|opens|adds|breaks *? *? *? *? "
+	    "this|the|your patch|change|commit|hunk|series|patchset "
+	    "potentially|also|now? "
+	    "introduces|causes|creates|opens|adds|breaks *? *? *? *? *? "
 	    "regression|regressions|leak|race|deadlock|bug|vulnerability|"
 	    "vector|crash|hang|warning|warnings|use-after-free|uaf|overflow|"
 	    "build|builds|compilation|boot|booting",
@@ -1272,11 +1285,25 @@ cls_imperative(const struct cls_tok *t, const struct cls_clause *c)
 	    !WORD_IN(w[2].s, w[2].len, "that|of|is|was|far|much|many|"
 				       "long|are|it's|i|we|you|they"))
 		return true;
-	/* "Move the rationale to this comment, maybe?" asks for it. */
-	return c->begin == c->sent && c->end - c->begin >= 2 &&
-	    w->s[0] >= 'A' && w->s[0] <= 'Z' &&
-	    (word_in(w->s, w->len, CHANGE_VERB, sizeof(CHANGE_VERB) - 1) ||
-		word_in(w->s, w->len, "drop", 4));
+	/* "Missing Signed-off-by? And add a little text that explains
+	 * why?": the order goes on past "and". */
+	if (c->begin == c->sent && c->end - c->begin >= 3 &&
+	    WORD_IN(w->s, w->len, "and|also|plus") &&
+	    WORD_IN(w[1].s, w[1].len, CHANGE_VERB) &&
+	    !WORD_IN(w[2].s, w[2].len, "of|is|was|that|it's|i|we|you|they"))
+		return true;
+	if (c->end - c->begin < 2 || w->s[0] < 'A' || w->s[0] > 'Z' ||
+	    !WORD_IN(w->s, w->len, CHANGE_VERB))
+		return false;
+	/* "Move the rationale to this comment, maybe?" asks for it; so
+	 * does "Style: Replace the assignment in these spots?" after a
+	 * reviewer's label (not a subject's "NFS: Add ...", nor a list's
+	 * "1) Address ..."). */
+	return c->begin == c->sent ||
+	    (c->begin - c->sent <= 2 &&
+		WORD_IN(t[c->sent].s, t[c->sent].len,
+		    "style|nit|nits|nitpick|minor|suggestion|typo|optional|"
+		    "cosmetic|whitespace|formatting|naming|also|ps"));
 }
 
 /* Words that, once "please" or "can you" is said, ask to be told. */
@@ -1463,19 +1490,37 @@ cls_you_want(const struct cls_tok *t, const struct cls_clause *c)
 	if (c->question)
 		return false;
 	for (j = c->begin; j + 2 < c->end; j++) {
-		if (!WORD_IN(t[j].s, t[j].len, "you|you'll|you'd") ||
+		/* "Might also want to check this when ...": the subject
+		 * left out, as in a note on the code above it. */
+		if (j == c->begin && WORD_IN(t[j].s, t[j].len, "might|may"))
+			k = j;
+		else if (!WORD_IN(t[j].s, t[j].len, "you|you'll|you'd") ||
 		    (j > c->begin &&
 			WORD_IN(t[j - 1].s, t[j - 1].len,
 			    "do|did|don't|would|will|could|can|should|not")))
 			continue;
-		for (k = j + 1; k + 1 < c->end &&
+		else
+			k = j + 1;
+		for (; k + 1 < c->end &&
 		     WORD_IN(t[k].s, t[k].len, "probably|really|may|might|will|"
 					       "would|also|then|still|likely");
 		     k++)
 			;
-		if (k + 1 < c->end && WORD_IN(t[k].s, t[k].len, "want") &&
-		    WORD_IN(t[k + 1].s, t[k + 1].len,
+		if (k + 1 >= c->end || !WORD_IN(t[k].s, t[k].len, "want") ||
+		    !WORD_IN(t[k + 1].s, t[k + 1].len,
 			"to|a|an|the|some|something"))
+			continue;
+		/* "if you want to ...", "what you want is ...": a
+		 * condition or a description, not advice.  A "when"
+		 * after it ("want to check this when freeing") is the
+		 * advice's own. */
+		for (k = c->begin; k < j; k++)
+			if (WORD_IN(t[k].s, t[k].len,
+				"if|whether|when|whenever|unless|what|as|how|"
+				"whatever|wherever|where|why|because|since|"
+				"that|which|who|either|once|don't|not|never"))
+				break;
+		if (k == j)
 			return true;
 	}
 	return false;
