@@ -1913,7 +1913,11 @@ prose_words(const char *s, size_t n)
 	return words;
 }
 
-/* "FILE:LINE[:COL]: error|warning|note: ...", a compiler's words. */
+/*
+ * "FILE:LINE[:COL]: error|warning|note: ...", a compiler's words; a
+ * checker's too: sparse's "FILE:LINE:COL: sparse: ... Should it be
+ * static?" and smatch's "FILE:LINE FUNC() warn: ...".
+ */
 static bool
 is_diagnostic_line(const char *s, size_t n)
 {
@@ -1937,13 +1941,23 @@ is_diagnostic_line(const char *s, size_t n)
 			;
 		fields++;
 	}
-	if (fields == 0 || p + 2 > end || p[0] != ':' || p[1] != ' ')
+	if (fields == 0 || p + 2 > end)
+		return false;
+	if (p[0] == ' ') {
+		for (p++; p < end && *p != ' '; p++)
+			;
+		return p - 2 > name && p[-2] == '(' && p[-1] == ')' &&
+		    (has_prefix(p, (size_t)(end - p), " warn: ") ||
+			has_prefix(p, (size_t)(end - p), " error: "));
+	}
+	if (p[0] != ':' || p[1] != ' ')
 		return false;
 	p += 2;
 	return has_prefix(p, (size_t)(end - p), "error") ||
 	    has_prefix(p, (size_t)(end - p), "warning") ||
 	    has_prefix(p, (size_t)(end - p), "note") ||
-	    has_prefix(p, (size_t)(end - p), "fatal error");
+	    has_prefix(p, (size_t)(end - p), "fatal error") ||
+	    has_prefix(p, (size_t)(end - p), "sparse: ");
 }
 
 /* C in the writer's own words: never prose, so never a question. */

@@ -240,6 +240,11 @@ static const struct ccase cases[] = {
 	{ "  fs/nfsd/nfs4proc.c:1640:25: error: 'X' undeclared; did you mean "
 	  "'Y'?\n",
 	    false, 0, NULL },
+	{ "   fs/nfs/super.c:1335:14: sparse: sparse: symbol 'nfs_timeout' was "
+	  "not declared. Should it be static?\n",
+	    false, 0, NULL },
+	{ "fs/nfs/file.c:772 do_setlk() warn: should this be a bitwise op?\n",
+	    false, 0, NULL },
 	{ "So I don't think we need to clamp.\n", false, 0, NULL },
 	{ "Can that be retrieved from the PCI information, or do drivers have "
 	  "to tell it?\n",
@@ -665,7 +670,7 @@ static const struct ccase cases[] = {
 	    "changes-ask-you" },
 	{ "Nit: missing blank line after declarations.\n", false, CHG,
 	    "changes-nit" },
-	{ "Style nit: the \"case\" and \"switch\" lines should line up.\n",
+	{ "Style nit: the \"case\" and \"switch\" lines are not lined up.\n",
 	    false, CHG, "changes-nit" },
 	{ "A minor nit: that might be easier to follow as\n", false, CHG,
 	    "changes-nit" },
