@@ -1569,14 +1569,36 @@ cls_maybe_name(const struct cls_tok *t, const struct cls_clause *c)
 	    WORD_IN(t[end - 1].s, t[end - 1].len, "here|there|too|also|"
 						   "instead|then|as|well"))
 		end--;
-	if (!c->question || end - c->begin < 2 || end - c->begin > 3 ||
+	if (!c->question || end - c->begin < 2 ||
 	    !WORD_IN(t[j].s, t[j].len, "maybe|perhaps"))
 		return false;
-	for (j++; j < end; j++)
-		for (k = 0; k < t[j].len; k++)
-			if (t[j].s[k] == '_')
-				return true;
-	return false;
+	if (end - c->begin <= 3) {
+		for (j++; j < end; j++)
+			for (k = 0; k < t[j].len; k++)
+				if (t[j].s[k] == '_')
+					return true;
+		return false;
+	}
+	/* "Maybe missing a call to nfsd_last_thread in this case?",
+	 * "Maybe collapse this patch and 1/5?": what to change, guessed
+	 * at.  Not a guess at what is ("Maybe it already does?", "Maybe
+	 * krb5-devel was not installed?"), which asks. */
+	if (c->begin != c->sent &&
+	    !(c->begin == c->sent + 1 &&
+		WORD_IN(t[c->sent].s, t[c->sent].len, "and|also|again|or|so")))
+		return false;
+	if (WORD_IN(t[j + 1].s, t[j + 1].len,
+		"it|it's|it'll|that|that's|this|the|they|we|we'll|you|he|"
+		"she|there|a|i|i'm|someone|somebody|anyone|nobody|not|"
+		"something"))
+		return false;
+	for (k = c->begin; k < c->end; k++)
+		if (WORD_IN(t[k].s, t[k].len,
+			"is|was|were|are|has|had|have|will|would|does|did|can|"
+			"could|isn't|wasn't|aren't|i|i'm|me|my|what|why|how|who|"
+			"which|where|when"))
+			return false;
+	return true;
 }
 
 /*

@@ -245,6 +245,13 @@ static const struct ccase cases[] = {
 	    false, 0, NULL },
 	{ "fs/nfs/file.c:772 do_setlk() warn: should this be a bitwise op?\n",
 	    false, 0, NULL },
+	{ "Maybe missing a call to nfsd_last_thread in this case?\n", false,
+	    CHG, "changes-suggest-question" },
+	{ "Maybe collapse this patch and 1/5?\n", false, CHG,
+	    "changes-suggest-question" },
+	{ "Maybe it already does?\n", false, QUES, "question-mark" },
+	{ "Maybe krb5-devel was not installed?\n", false, QUES,
+	    "question-mark" },
 	{ "So I don't think we need to clamp.\n", false, 0, NULL },
 	{ "Can that be retrieved from the PCI information, or do drivers have "
 	  "to tell it?\n",
