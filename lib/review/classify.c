@@ -600,6 +600,13 @@ static const struct cls_rule rule_table[] = {
 	    "see|be|know|able|understand|read", true,
 	    "\"You probably want to close this file at the end\", \"you'll "
 	    "want a new bit\": advice to the author" },
+	/* "I think we rather want to check X before calling Y": the
+	 * reviewer's "we" is the author's change. */
+	{ MLQ_TAG_CHANGES, "changes-you-want",
+	    "i think|guess|suspect|believe we "
+	    "rather|probably|really|actually|just|also? want to|a|an",
+	    NULL, NULL, "<not|don't if|when|whether", true,
+	    "\"I think we rather want to check ...\"" },
 	{ MLQ_TAG_CHANGES, "changes-would-help-have",
 	    "^ but|and|so|yet|though|also|yes|actually? "
 	    "it would|might also|probably|really|certainly? "

@@ -310,6 +310,11 @@ static const struct ccase cases[] = {
 	{ "I don't think you'd want to apply this to a tree without it.\n",
 	    false, 0, NULL },
 	{ "If you want to keep it, fine.\n", false, 0, NULL },
+	{ "I think we rather want to disable READ_PLUS in pNFS for now.\n",
+	    false, CHG, "changes-prefer" },
+	{ "I think we just want to disable READ_PLUS in pNFS for now.\n",
+	    false, CHG, "changes-you-want" },
+	{ "I don't think we want to go there.\n", false, 0, NULL },
 	{ "I was curious whether this was found by code inspection or because "
 	  "you'd run across a case.\n",
 	    false, QUES, "question-wondering" },
