@@ -9,7 +9,7 @@ need_shared
 list=$SHARED/corpus/lists/nfs-2021-04.mbox
 
 pi_init nfs || { skip_all "public-inbox-init failed"; }
-pi_add nfs "$list" || { cat "$PI/add.err"; skip_all "public-inbox import failed"; }
+pi_add_list nfs "$list" || { cat "$PI/add.err"; skip_all "public-inbox import failed"; }
 pi_start httpd || skip_all "public-inbox-httpd did not start"
 "$MLQ" import "$list" >/dev/null || { echo "Bail out! import failed"; exit 1; }
 python3 "$top_srcdir/tests/lib/lore_diff.py" "http://127.0.0.1:$HTTP_PORT/nfs/" \

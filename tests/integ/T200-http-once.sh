@@ -9,7 +9,8 @@ FIX="$top_srcdir/tests/fixtures/daemon"
 NFS="$SHARED/corpus/lists/nfs-2021-04.mbox"
 
 pi_init mlq
-pi_add mlq "$NFS" "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml
+pi_add_list mlq "$NFS" &&
+    pi_add mlq "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml
 ok $? "inbox filled from nfs-2021-04.mbox and our fixtures"
 pi_msgids "$NFS" "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml >"$TMP/want"
 is "$(wc -l <"$TMP/want")" 646 "646 Message-Ids put in"

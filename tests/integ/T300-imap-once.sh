@@ -11,7 +11,8 @@ FIX="$top_srcdir/tests/fixtures/daemon"
 NFS="$SHARED/corpus/lists/nfs-2021-04.mbox"
 
 pi_init mlq
-pi_add mlq "$NFS" "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml
+pi_add_list mlq "$NFS" &&
+    pi_add mlq "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml
 ok $? "inbox filled"
 pi_msgids "$NFS" "$FIX"/a1.eml "$FIX"/a2.eml "$FIX"/a3.eml >"$TMP/want"
 pi_imap_source mlq mlq

@@ -8,7 +8,7 @@ need_shared
 
 NFS="$SHARED/corpus/lists/nfs-2021-04.mbox"
 pi_init mlq
-pi_add mlq "$NFS"
+pi_add_list mlq "$NFS"
 ok $? "inbox from nfs-2021-04.mbox"
 pi_msgids "$NFS" >"$TMP/want"
 pi_imap_source nfs mlq

@@ -58,6 +58,37 @@ pi_add() {
 	' "$_n" "$@" >"$PI/add.out" 2>"$PI/add.err"
 }
 
+# pi_add_list NAME MBOX: pi_add of one large mbox (a list of the shared
+# corpus) into NAME, just made by pi_init.  public-inbox indexes it once
+# per build tree, into tests/cache, and each test gets a copy of that
+# inbox: the same files, as the index is what takes the time (half a
+# minute for nfs-2021-04), not the serving.  A changed mbox or pi.sh
+# builds it again; flock(1) keeps tests running in parallel from
+# building it twice.
+pi_add_list() {
+	_cache="$top_builddir/tests/cache/pi-$(basename "$2")"
+	_stamp="$(ls -lL --time-style=+%s "$2" | cut -d' ' -f5-) $(cksum <"$top_srcdir/tests/lib/pi.sh")"
+	mkdir -p "$top_builddir/tests/cache" || return 1
+	(
+		flock 9 || exit 1
+		[ -d "$_cache" ] && [ "$(cat "$_cache.stamp" 2>/dev/null)" = "$_stamp" ] &&
+		    exit 0
+		rm -rf "$_cache" "$_cache.tmp" "$_cache.stamp"
+		mkdir -p "$_cache.tmp/emergency" || exit 1
+		PI="$_cache.tmp" PI_CONFIG="$_cache.tmp/config" \
+		    PI_EMERGENCY="$_cache.tmp/emergency"
+		export PI_CONFIG PI_EMERGENCY
+		pi_init cache && pi_add cache "$2" || exit 1
+		mv "$_cache.tmp" "$_cache" && echo "$_stamp" >"$_cache.stamp"
+	) 9>"$_cache.lock" || {
+		cp "$_cache.tmp/add.err" "$PI/add.err" 2>/dev/null
+		return 1
+	}
+	rm -rf "$PI/inboxes/$1" &&
+	    cp -a "$_cache/inboxes/cache" "$PI/inboxes/$1" &&
+	    cp "$_cache/add.out" "$PI/add.out"
+}
+
 # The Message-Ids (without <>) of mbox files or messages, sorted, unique.
 pi_msgids() {
 	perl -ne '
