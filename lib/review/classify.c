@@ -1086,6 +1086,23 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		if (j > c->begin && word_in(t[j - 1].s, t[j - 1].len,
 					subject_veto, sizeof(subject_veto) - 1))
 			continue;
+		/* "I'm testing with this set now and should have results
+		 * later today": the writer, the subject left out (not "I
+		 * think they're all wrong and should be ...", whose subject
+		 * is the thing thought of). */
+		if (j > c->begin + 1 &&
+		    WORD_IN(t[j - 1].s, t[j - 1].len, "and|but|so") &&
+		    WORD_IN(t[c->begin].s, t[c->begin].len,
+			"i|i'm|i've|i'll|i'd|we|we're|we've|we'll")) {
+			for (i = c->begin + 1; i < j; i++)
+				if (WORD_IN(t[i].s, t[i].len,
+					"that|think|agree|believe|guess|suspect|"
+					"feel|like|don't|doesn't|"
+					"they|they're|he|she|you"))
+					break;
+			if (i == j)
+				continue;
+		}
 		/* "I don't think we need to clamp": the writer's view that
 		 * nothing must change. */
 		for (i = c->begin; i < j; i++)

@@ -253,6 +253,10 @@ static const struct ccase cases[] = {
 	{ "Maybe krb5-devel was not installed?\n", false, QUES,
 	    "question-mark" },
 	{ "So I don't think we need to clamp.\n", false, 0, NULL },
+	{ "I'm testing with this set now and should have results today.\n",
+	    false, 0, NULL },
+	{ "I think they're all wrong and should be PagePrivate().\n", false,
+	    CHG, "changes-modal" },
 	{ "Can that be retrieved from the PCI information, or do drivers have "
 	  "to tell it?\n",
 	    false, QUES, "question-mark" },
