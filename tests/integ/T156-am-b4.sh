@@ -40,6 +40,28 @@ compare() {
 	echo "same $na"
 }
 
+# b4_am DIR LIST ID V: b4's b4.mbx and b4.log for ID in DIR.  What b4
+# answers depends on the list, the id and b4 alone, so it is kept in
+# $TEST_CACHE: a second run of the suite (the sanitized one) reads it
+# instead of waiting two seconds a case for b4 to parse the list again.
+b4_am() {
+	_k=$(printf '%s|%s|%s|%s|%s' "$b4v" "$(cksum <"$0")" \
+	    "$(ls -lL --time-style=+%s "$L/$2.mbox" | cut -d' ' -f5-)" "$3" "$4" |
+	    cksum | tr ' ' -)
+	_c="$TEST_CACHE/b4-$_k"
+	if [ ! -f "$_c/b4.log" ]; then
+		(cd "$1" && git init -q . && b4 am -t ${4:+-v "$4"} -n b4 -o . \
+		    -m "$TMP/$2.mbox" "$3" >b4.log 2>&1)
+		mkdir -p "$TEST_CACHE" && rm -rf "$_c.$$" && mkdir "$_c.$$" &&
+		    cp "$1/b4.log" "$_c.$$/" &&
+		    { [ ! -f "$1/b4.mbx" ] || cp "$1/b4.mbx" "$_c.$$/"; } &&
+		    { mv "$_c.$$" "$_c" 2>/dev/null || rm -rf "$_c.$$"; }
+		return 0
+	fi
+	cp "$_c/b4.log" "$1/" && { [ ! -f "$_c/b4.mbx" ] || cp "$_c/b4.mbx" "$1/"; }
+}
+
+b4v=$(b4 --version 2>&1) # once: b4 takes a second and more to start
 n=0 added=0
 grep -v '^#' "$cases" >"$TMP/cases"
 while IFS='	' read -r expect list id; do
@@ -49,8 +71,7 @@ while IFS='	' read -r expect list id; do
 	[ -f "$TMP/$list.mbox" ] || unfold "$L/$list.mbox" >"$TMP/$list.mbox"
 	"$MLQ" am --partial -o "$d/mlq.mbx" "$id" 2>"$d/mlq.err"
 	v=$(sed -n 's/^Subject: \[PATCH[^]]* v\([0-9]*\).*/\1/p' "$d/mlq.mbx" | head -n 1)
-	(cd "$d" && git init -q . && b4 am -t ${v:+-v "$v"} -n b4 -o . \
-	    -m "$TMP/$list.mbox" "$id" >b4.log 2>&1)
+	b4_am "$d" "$list" "$id" "$v"
 	got=$(compare "$d")
 	added=$((added + $(grep -c '^ *+ ' "$d/b4.log")))
 	if [ "$expect" = "=" ]; then

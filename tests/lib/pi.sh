@@ -59,16 +59,15 @@ pi_add() {
 }
 
 # pi_add_list NAME MBOX: pi_add of one large mbox (a list of the shared
-# corpus) into NAME, just made by pi_init.  public-inbox indexes it once
-# per build tree, into tests/cache, and each test gets a copy of that
-# inbox: the same files, as the index is what takes the time (half a
-# minute for nfs-2021-04), not the serving.  A changed mbox or pi.sh
-# builds it again; flock(1) keeps tests running in parallel from
-# building it twice.
+# corpus) into NAME, just made by pi_init.  public-inbox indexes it once,
+# into $TEST_CACHE, and each test gets a copy of that inbox: the same
+# files, as the index is what takes the time (half a minute for
+# nfs-2021-04), not the serving.  A changed mbox or pi.sh builds it
+# again; flock(1) keeps tests running in parallel from building it twice.
 pi_add_list() {
-	_cache="$top_builddir/tests/cache/pi-$(basename "$2")"
+	_cache="$TEST_CACHE/pi-$(basename "$2")"
 	_stamp="$(ls -lL --time-style=+%s "$2" | cut -d' ' -f5-) $(cksum <"$top_srcdir/tests/lib/pi.sh")"
-	mkdir -p "$top_builddir/tests/cache" || return 1
+	mkdir -p "$TEST_CACHE" || return 1
 	(
 		flock 9 || exit 1
 		[ -d "$_cache" ] && [ "$(cat "$_cache.stamp" 2>/dev/null)" = "$_stamp" ] &&

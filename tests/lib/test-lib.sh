@@ -8,6 +8,10 @@ set -u
 
 MLQ="$top_builddir/cli/mlq"
 MLQD="$top_builddir/daemon/mlqd"
+# What the oracles (public-inbox's index, b4 am) answer does not depend on
+# the mlq under test: it is kept in the build tree, or where
+# MLQ_TEST_CACHE says (contrib/run-tests shares one between its two runs).
+TEST_CACHE=${MLQ_TEST_CACHE:-$top_builddir/tests/cache}
 TEST_NAME=$(basename "$0" .sh)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mlq-$TEST_NAME.XXXXXX")
 chmod 755 "$TMP"
