@@ -33,7 +33,10 @@ check() { # ORDER VERB ID WANT
 		return 0
 	fi
 	_id=$(resolve "$3")
-	_j=$("$MLQ" show --format json "$_id")
+	# One show per message and import: several checks read the same.
+	_c="$TMP/show-$(basename "$MLQ_DB" .db)-$(printf '%s' "$_id" | cksum | tr ' ' -)"
+	[ -f "$_c" ] || "$MLQ" show --format json "$_id" >"$_c"
+	_j=$(cat "$_c")
 	case $2 in
 	status) _got=$(echo "$_j" | jq -r '.status') ;;
 	tags|reply) _got=$(echo "$_j" | jq -r '.tags | if length == 0 then "-" else join(",") end') ;;

@@ -38,10 +38,15 @@ sqlite3 "$MLQ_DB-mail" "UPDATE mail SET added = 1500000000 + 7 * id"
 is "$(ls "$TMP" | grep -c -- '-unsynced-')" 0 "an import that ended leaves no marker"
 snapshot >"$TMP/before"
 stored=$(sqlite3 "$MLQ_DB" 'SELECT count(*) FROM msg')
-mails() { # every message's mail as mlq gives it back, by Message-Id
-	sqlite3 "$MLQ_DB" 'SELECT msgid FROM msg ORDER BY msgid' | while read -r id; do
-		"$MLQ" thread --format mbox "$id" | sha1sum | sed "s|-|$id|"
-	done
+mails() { # every message's mail as mlq gives it back: "SHA1 Message-Id"
+	"$MLQ" search --format mbox | perl -MDigest::SHA=sha1_hex -ne '
+		sub out { print sha1_hex($m), " $id\n" if length $m; $m = $id = "" }
+		if (/^From / && $blank) { out(); $hdr = 1 }
+		$hdr = 0 if /^$/;
+		$id = $1 if $hdr && $id eq "" && /^Message-Id:\s*<([^>]+)>/i;
+		$m .= $_; $blank = /^$/;
+		BEGIN { ($m, $id, $blank) = ("", "", 1) } END { out() }' |
+	    sort -k2
 }
 mails >"$TMP/mails-before"
 mailsum=$(sha1sum <"$MLQ_DB-mail")
