@@ -13,9 +13,13 @@ find "$P" -type f -name '*.patch' | LC_ALL=C sort | awk 'NR % 5 == 1' \
 n=$(wc -l <"$TMP/files")
 tr '\n' '\0' <"$TMP/files" | xargs -0 "$top_builddir/tests/helpers/patch-id" \
     >"$TMP/mlq"
-while read -r f; do
-	git patch-id --stable <"$f" | sed -n '1s/ .*//p' | grep . || echo none
-done <"$TMP/files" >"$TMP/git"
+git_ids() {
+	while read -r f; do
+		git patch-id --stable <"$f" | sed -n '1s/ .*//p' | grep . || echo none
+	done <"$TMP/files"
+}
+cached "T158 $(git --version) $(cksum <"$0") $(tr '\n' '\0' <"$TMP/files" |
+    xargs -0 ls -lL --time-style=+%s | cksum)" git_ids >"$TMP/git"
 is "$(wc -l <"$TMP/git")" "$n" "git gave an answer for each of the $n files"
 paste "$TMP/git" "$TMP/mlq" "$TMP/files" | awk -F'\t' '
 	$1 != "none" { ids++ } $1 == $2 { same++ }

@@ -12,6 +12,18 @@ MLQD="$top_builddir/daemon/mlqd"
 # the mlq under test: it is kept in the build tree, or where
 # MLQ_TEST_CACHE says (contrib/run-tests shares one between its two runs).
 TEST_CACHE=${MLQ_TEST_CACHE:-$top_builddir/tests/cache}
+
+# cached KEY CMD...: the output of an oracle's CMD, kept in $TEST_CACHE
+# under KEY, which names all it depends on (the tool's version, the test,
+# its input); CMD runs only when nothing is kept.
+cached() {
+	_cf="$TEST_CACHE/out-$(printf '%s' "$1" | cksum | tr ' ' -)"; shift
+	if [ ! -f "$_cf" ]; then
+		mkdir -p "$TEST_CACHE" && "$@" >"$_cf.$$" && mv "$_cf.$$" "$_cf" ||
+		    { rm -f "$_cf.$$"; return 1; }
+	fi
+	cat "$_cf"
+}
 TEST_NAME=$(basename "$0" .sh)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mlq-$TEST_NAME.XXXXXX")
 chmod 755 "$TMP"
