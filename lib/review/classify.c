@@ -820,6 +820,19 @@ static bool word_in(const char *w, size_t wn, const char *l, size_t n);
 /* word_in on a string literal, its length counted by the compiler. */
 #define WORD_IN(w, n, lit) word_in((w), (n), lit, sizeof(lit) - 1)
 
+/* Whether a token of [from, to) is one of the words of l. */
+static bool
+word_among(const struct cls_tok *t, size_t from, size_t to, const char *l,
+    size_t n)
+{
+	for (; from < to; from++)
+		if (word_in(t[from].s, t[from].len, l, n))
+			return true;
+	return false;
+}
+#define WORD_AMONG(t, from, to, lit)                                           \
+	word_among((t), (from), (to), lit, sizeof(lit) - 1)
+
 /* NACK, NAK, NACKed, NAKing, nack'd; "naked" only as "NAKed". */
 static bool
 is_nack_word(const char *w, size_t n)
@@ -1093,16 +1106,11 @@ cls_modal_request(const struct cls_tok *t, const struct cls_clause *c)
 		if (j > c->begin + 1 &&
 		    WORD_IN(t[j - 1].s, t[j - 1].len, "and|but|so") &&
 		    WORD_IN(t[c->begin].s, t[c->begin].len,
-			"i|i'm|i've|i'll|i'd|we|we're|we've|we'll")) {
-			for (i = c->begin + 1; i < j; i++)
-				if (WORD_IN(t[i].s, t[i].len,
-					"that|think|agree|believe|guess|suspect|"
-					"feel|like|don't|doesn't|"
-					"they|they're|he|she|you"))
-					break;
-			if (i == j)
-				continue;
-		}
+			"i|i'm|i've|i'll|i'd|we|we're|we've|we'll") &&
+		    !WORD_AMONG(t, c->begin + 1, j,
+			"that|think|agree|believe|guess|suspect|feel|like|"
+			"don't|doesn't|they|they're|he|she|you"))
+			continue;
 		/* "I don't think we need to clamp": the writer's view that
 		 * nothing must change. */
 		for (i = c->begin; i < j; i++)
@@ -1538,13 +1546,10 @@ cls_you_want(const struct cls_tok *t, const struct cls_clause *c)
 		 * condition or a description, not advice.  A "when"
 		 * after it ("want to check this when freeing") is the
 		 * advice's own. */
-		for (k = c->begin; k < j; k++)
-			if (WORD_IN(t[k].s, t[k].len,
-				"if|whether|when|whenever|unless|what|as|how|"
-				"whatever|wherever|where|why|because|since|"
-				"that|which|who|either|once|don't|not|never"))
-				break;
-		if (k == j)
+		if (!WORD_AMONG(t, c->begin, j,
+			"if|whether|when|whenever|unless|what|as|how|whatever|"
+			"wherever|where|why|because|since|that|which|who|"
+			"either|once|don't|not|never"))
 			return true;
 	}
 	return false;
