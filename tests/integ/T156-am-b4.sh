@@ -46,7 +46,7 @@ compare() {
 # instead of waiting two seconds a case for b4 to parse the list again.
 b4_am() {
 	_k=$(printf '%s|%s|%s|%s|%s' "$b4v" "$(cksum <"$0")" \
-	    "$(ls -lL --time-style=+%s "$L/$2.mbox" | cut -d' ' -f5-)" "$3" "$4" |
+	    "$(file_stamp "$L/$2.mbox")" "$3" "$4" |
 	    cksum | tr ' ' -)
 	_c="$TEST_CACHE/b4-$_k"
 	if [ ! -f "$_c/b4.log" ]; then

@@ -66,7 +66,7 @@ pi_add() {
 # again; flock(1) keeps tests running in parallel from building it twice.
 pi_add_list() {
 	_cache="$TEST_CACHE/pi-$(basename "$2")"
-	_stamp="$(ls -lL --time-style=+%s "$2" | cut -d' ' -f5-) $(cksum <"$top_srcdir/tests/lib/pi.sh")"
+	_stamp="$(file_stamp "$2") $(cksum <"$top_srcdir/tests/lib/pi.sh")"
 	mkdir -p "$TEST_CACHE" || return 1
 	(
 		flock 9 || exit 1

@@ -13,6 +13,12 @@ MLQD="$top_builddir/daemon/mlqd"
 # MLQ_TEST_CACHE says (contrib/run-tests shares one between its two runs).
 TEST_CACHE=${MLQ_TEST_CACHE:-$top_builddir/tests/cache}
 
+# file_stamp FILE...: the size, mtime and name of each FILE, for a cache
+# key that a changed input must change.
+file_stamp() {
+	ls -lL --time-style=+%s "$@" | cut -d' ' -f5-
+}
+
 # cached KEY CMD...: the output of an oracle's CMD, kept in $TEST_CACHE
 # under KEY, which names all it depends on (the tool's version, the test,
 # its input); CMD runs only when nothing is kept.
